@@ -1,0 +1,183 @@
+"""An async client: one task owns the websocket; requests await their replies by id.
+
+Pushed messages (views, match_over) are kept per room and queued on ``inbox`` in the
+order they arrived, so a caller can await "the next view of room R" or read everything.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import PROTOCOL_VERSION, decode_any, encode
+
+__all__ = ["Client", "ClientError", "Seat"]
+
+
+class ClientError(Exception):
+    """An ``error`` reply from the server, with its stable code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    """A seat this client holds: room, seat number and the secret token that resumes it."""
+
+    room: str
+    seat: int
+    token: str
+    game: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Client:
+    """A connection to a cardroom server."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.views: dict[str, dict[str, Any]] = {}
+        self.versions: dict[str, int] = {}
+        self.over: dict[str, dict[str, Any]] = {}
+        self.granted: dict[int, Seat] = {}
+        self.frames: list[bytes] = []
+        self.record_frames = False
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def connect(cls, url: str, *, name: str = "", record_frames: bool = False) -> Client:
+        """Open a websocket, say hello, and return the greeted client."""
+        ws = await connect(url, max_size=2**24, compression=None, open_timeout=10)
+        client = cls(ws)
+        client.record_frames = record_frames
+        await client.request("hello", v=PROTOCOL_VERSION, name=name)
+        return client
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self._reader.cancel()
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                if isinstance(frame, str):
+                    continue
+                if self.record_frames:
+                    self.frames.append(frame)
+                message = decode_any(frame)
+                kind = message.get("t")
+                if kind == "view":
+                    self.views[message["room"]] = message["view"]
+                    self.versions[message["room"]] = message["version"]
+                elif kind == "match_over":
+                    self.over[message["room"]] = message
+                elif kind == "seat_granted" and isinstance(message.get("re"), int):
+                    self.granted[message["re"]] = Seat(message["room"], message["seat"], message["token"], message["game"])
+                re = message.get("re")
+                future = self._pending.pop(re, None) if isinstance(re, int) else None
+                if future is not None and not future.done():
+                    if kind == "error":
+                        future.set_exception(ClientError(message["code"], message["message"]))
+                    else:
+                        future.set_result(message)
+                if kind != "error" or future is None:
+                    self.inbox.put_nowait(message)
+                async with self._changed:
+                    self._changed.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("connection closed"))
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def send_raw(self, data: bytes | str) -> None:
+        """Send a frame as is (tests use it for malformed input)."""
+        await self.ws.send(data)
+
+    async def request(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """Send a message and wait for the reply that names its id; errors raise :class:`ClientError`."""
+        rid = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        await self.ws.send(encode({"t": kind, "id": rid, **fields}))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(rid, None)
+
+    async def list_rooms(self, game: str | None = None) -> list[dict[str, Any]]:
+        reply = await (self.request("list_rooms", game=game) if game else self.request("list_rooms"))
+        rooms: list[dict[str, Any]] = reply["rooms"]
+        return rooms
+
+    async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
+                     sit: bool = True) -> Seat | str:
+        """Create a room; returns the seat taken in it, or the room id with ``sit=False``."""
+        fields: dict[str, Any] = {"game": game, "options": options or {}, "sit": sit}
+        if seed is not None:
+            fields["seed"] = seed
+        created = await self.request("create_room", **fields)
+        if not sit:
+            room: str = created["room"]
+            return room
+        return await self._granted(created["re"])
+
+    async def _granted(self, rid: int) -> Seat:
+        """The ``seat_granted`` that follows ``room_created`` under the same request id."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: self._find(rid) is not None), 10)
+        found = self._find(rid)
+        assert found is not None
+        return found
+
+    def _find(self, rid: int) -> Seat | None:
+        return self.granted.get(rid)
+
+    async def join(self, room: str, seat: int | None = None) -> Seat:
+        reply = await self.request("join", room=room, **({"seat": seat} if seat is not None else {}))
+        return Seat(reply["room"], reply["seat"], reply["token"], reply["game"])
+
+    async def resume(self, room: str, token: str) -> Seat:
+        reply = await self.request("resume", room=room, token=token)
+        return Seat(reply["room"], reply["seat"], reply["token"], reply["game"])
+
+    async def spectate(self, room: str) -> dict[str, Any]:
+        return await self.request("spectate", room=room)
+
+    async def leave(self, room: str) -> None:
+        await self.request("leave", room=room)
+
+    async def decide(self, seat: Seat, decision: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+        """Send a decision against the latest view's version (or ``version``); returns the new view message."""
+        v = self.versions.get(seat.room, 0) if version is None else version
+        return await self.request("decide", room=seat.room, token=seat.token, version=v, decision=decision)
+
+    async def wait_view(self, room: str, until: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """Wait until the latest view of ``room`` satisfies ``until``; returns that view."""
+        def ready() -> bool:
+            view = self.views.get(room)
+            return view is not None and until(view)
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+        return self.views[room]

@@ -1,0 +1,123 @@
+"""Creature Wars cards: tribes, power types, the card value and its text notation."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+__all__ = ["BASE_STRENGTH", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats"]
+
+
+class Tribe(enum.StrEnum):
+    """The seven creature tribes."""
+
+    SERPENT = "Serpent"
+    WOLF = "Wolf"
+    SKELETON = "Skeleton"
+    PIRATE = "Pirate"
+    GIANT = "Giant"
+    VAMPIRE = "Vampire"
+    DRAGON = "Dragon"
+
+
+BASE_STRENGTH: dict[Tribe, int] = {
+    Tribe.SERPENT: 0,
+    Tribe.WOLF: 2,
+    Tribe.SKELETON: 3,
+    Tribe.PIRATE: 3,
+    Tribe.GIANT: 4,
+    Tribe.VAMPIRE: 5,
+    Tribe.DRAGON: 7,
+}
+WITCH_BASE = 3
+
+
+class PowerType(enum.StrEnum):
+    """The four power types; each beats the next in the cycle."""
+
+    ANCIENT = "Ancient"
+    FIRE = "Fire"
+    NIGHTMARE = "Nightmare"
+    HOLY = "Holy"
+
+
+_CYCLE = (PowerType.ANCIENT, PowerType.FIRE, PowerType.NIGHTMARE, PowerType.HOLY)
+
+
+def beats(attacker: PowerType | None, defender: PowerType | None) -> bool:
+    """True when ``attacker``'s type has the advantage over ``defender``'s (+3 power)."""
+    if attacker is None or defender is None:
+        return False
+    return _CYCLE[(_CYCLE.index(attacker) + 1) % 4] is defender
+
+
+class CardKind(enum.StrEnum):
+    CREATURE = "creature"
+    WITCH = "witch"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card. ``uid`` is for the engine's bookkeeping only and never leaves in a view.
+
+    ``ready_turn``: the first turn the card may be played in (a tie returns a card
+    with ``ready_turn = next turn + 1``); ``banned`` marks a card that may never be
+    played, shown as ``(-)``.
+    """
+
+    uid: int
+    kind: CardKind
+    level: int
+    base: int
+    tribe: Tribe | None = None
+    ptype: PowerType | None = None
+    witch: str | None = None
+    tribe_rally: bool = False
+    type_rally: bool = False
+    witch_rally: bool = False
+    ready_turn: int = 0
+    banned: bool = False
+
+    @classmethod
+    def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:
+        return cls(uid, CardKind.CREATURE, level, BASE_STRENGTH[tribe], tribe=tribe, ptype=ptype)
+
+    @classmethod
+    def new_witch(cls, uid: int, name: str, level: int) -> Card:
+        return cls(uid, CardKind.WITCH, level, WITCH_BASE, witch=name)
+
+    @property
+    def is_witch(self) -> bool:
+        return self.kind is CardKind.WITCH
+
+    def power_against(self, other: Card) -> int:
+        """Fight power: base strength + level, +3 with a type advantage."""
+        return self.base + self.level + (3 if beats(self.ptype, other.ptype) else 0)
+
+    def cooldown(self, turn: int) -> int:
+        """Turns left before the card may be played (0: playable)."""
+        return max(0, self.ready_turn - turn)
+
+    def playable(self, turn: int) -> bool:
+        return not self.banned and self.ready_turn <= turn
+
+    def fresh(self) -> Card:
+        """The card as it leaves play: cooldown gone (rally bonuses stay, they are permanent)."""
+        return replace(self, ready_turn=0)
+
+    def notation(self, turn: int | None = None) -> str:
+        """The rules' one-line form: ``Lvl.X <Type> <Tribe> {b}``, ``!`` for rallies, ``: (#)``/``: (-)``."""
+        if self.is_witch:
+            middle = f"{self.witch}{'!' if self.witch_rally else ''}"
+        else:
+            parts = []
+            if self.ptype is not None:
+                parts.append(f"{self.ptype.value}{'!' if self.type_rally else ''}")
+            assert self.tribe is not None
+            parts.append(f"{self.tribe.value}{'!' if self.tribe_rally else ''}")
+            middle = " ".join(parts)
+        text = f"Lvl.{self.level} {middle} {{{self.base}}}"
+        if self.banned:
+            text += ": (-)"
+        elif turn is not None and self.cooldown(turn):
+            text += f": ({self.cooldown(turn)})"
+        return text

@@ -1,0 +1,237 @@
+"""The Creature Wars game state, its options, and their plain-data form for storage."""
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe
+from engine.creature_wars.witch_catalogue import by_name
+from engine.errors import BadOptions
+from engine.interface import Outcome, OutcomeReason
+
+__all__ = ["PASS", "Duel", "Options", "Phase", "State", "dump", "load", "parse_card"]
+
+PASS = -1
+"""The sealed choice of a seat with no playable card."""
+
+
+class Phase(enum.StrEnum):
+    DUEL = "duel"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Room options. ``deck`` and ``hands`` (cards in notation, top first) make a scenario."""
+
+    hp: int = 30
+    hand_size: int = 5
+    witches: int = 10
+    first_drawer: int | None = None
+    deck: tuple[str, ...] | None = None
+    hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+    @property
+    def scenario(self) -> bool:
+        return self.deck is not None or self.hands is not None
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any]) -> Options:
+        """Validate room options, naming the first field that is wrong."""
+        known = {"hp", "hand_size", "witches", "first_drawer", "deck", "hands"}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise BadOptions(f"unknown option {unknown[0]!r}; known: {', '.join(sorted(known))}")
+
+        def number(name: str, low: int, high: int, default: int) -> int:
+            value = raw.get(name, default)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise BadOptions(f"option {name!r} must be an integer from {low} to {high}")
+            return value
+
+        first = raw.get("first_drawer")
+        if first is not None and first not in (0, 1):
+            raise BadOptions("option 'first_drawer' must be 0 or 1")
+        deck = raw.get("deck")
+        if deck is not None and (not isinstance(deck, (list, tuple)) or not all(isinstance(c, str) for c in deck)):
+            raise BadOptions("option 'deck' must be a list of cards in notation, top first")
+        hands = raw.get("hands")
+        if hands is not None and (
+            not isinstance(hands, (list, tuple))
+            or len(hands) != 2
+            or not all(isinstance(h, (list, tuple)) and all(isinstance(c, str) for c in h) for h in hands)
+        ):
+            raise BadOptions("option 'hands' must be two lists of cards in notation")
+        return cls(
+            hp=number("hp", 1, 999, 30),
+            hand_size=number("hand_size", 0, 20, 5),
+            witches=number("witches", 0, 40, 10),
+            first_drawer=first,
+            deck=tuple(deck) if deck is not None else None,
+            hands=(tuple(hands[0]), tuple(hands[1])) if hands is not None else None,
+        )
+
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"hp": self.hp, "hand_size": self.hand_size, "witches": self.witches}
+        if self.first_drawer is not None:
+            out["first_drawer"] = self.first_drawer
+        if self.deck is not None:
+            out["deck"] = list(self.deck)
+        if self.hands is not None:
+            out["hands"] = [list(h) for h in self.hands]
+        return out
+
+
+_CARD = re.compile(r"^Lvl\.(\d+) (.+?)(?: \{(\d+)\})?$")
+
+
+def parse_card(text: str, uid: int) -> Card:
+    """A card from its notation (``Lvl.3 Fire Giant``, ``Lvl.2 Blind Witch``); for scenarios."""
+    match = _CARD.match(text.strip())
+    if not match:
+        raise BadOptions(f"card {text!r} is not in the notation 'Lvl.X <Type> <Tribe>' or 'Lvl.X <Witch>'")
+    level, middle, base = int(match.group(1)), match.group(2).replace("!", ""), match.group(3)
+    words = middle.split(" ")
+    tribe = next((t for t in Tribe if t.value == words[-1]), None)
+    if tribe is not None and len(words) <= 2:
+        ptype = None
+        if len(words) == 2:
+            ptype = next((p for p in PowerType if p.value == words[0]), None)
+            if ptype is None:
+                raise BadOptions(f"card {text!r}: unknown power type {words[0]!r}")
+        card = Card.creature(uid, tribe, level, ptype)
+        return card if base is None else Card(uid, CardKind.CREATURE, level, int(base), tribe=tribe, ptype=ptype)
+    try:
+        spec = by_name(middle)
+    except KeyError:
+        raise BadOptions(f"card {text!r}: no tribe or witch named {middle!r}") from None
+    return Card.new_witch(uid, spec.name, level)
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """The public record of the last duel: what each seat played (``None``: passed) and the result."""
+
+    turn: int
+    cards: tuple[Card | None, Card | None]
+    powers: tuple[int | None, int | None]
+    winner: int | None
+    damage: tuple[int, int]
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything about a match, hidden parts included; only ``view`` lets any of it out."""
+
+    options: Options
+    version: int
+    opened: int
+    phase: Phase
+    turn: int
+    first_drawer: int
+    hp: tuple[int, int]
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    deck: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    sealed: tuple[int | None, int | None]
+    rng: int
+    next_uid: int
+    last_draw_turn: int | None = None
+    witch_rallied: tuple[bool, bool] = (False, False)
+    last_duel: Duel | None = None
+    outcome: Outcome | None = field(default=None)
+
+
+def _card_data(card: Card) -> list[Any]:
+    return [
+        card.uid, card.kind.value, card.level, card.base,
+        card.tribe.value if card.tribe else None, card.ptype.value if card.ptype else None, card.witch,
+        card.tribe_rally, card.type_rally, card.witch_rally, card.ready_turn, card.banned,
+    ]
+
+
+def _card(data: Sequence[Any]) -> Card:
+    uid, kind, level, base, tribe, ptype, witch, tr, ty, wr, ready, banned = data
+    return Card(
+        uid, CardKind(kind), level, base, Tribe(tribe) if tribe else None, PowerType(ptype) if ptype else None,
+        witch, tr, ty, wr, ready, banned,
+    )
+
+
+def _maybe_card(data: Sequence[Any] | None) -> Card | None:
+    return None if data is None else _card(data)
+
+
+def dump(state: State) -> dict[str, Any]:
+    """The state as plain data (for msgpack); :func:`load` is its inverse."""
+    duel = state.last_duel
+    outcome = state.outcome
+    return {
+        "options": state.options.data(),
+        "version": state.version,
+        "opened": state.opened,
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "first_drawer": state.first_drawer,
+        "hp": list(state.hp),
+        "hands": [[_card_data(c) for c in hand] for hand in state.hands],
+        "deck": [_card_data(c) for c in state.deck],
+        "discard": [_card_data(c) for c in state.discard],
+        "sealed": list(state.sealed),
+        "rng": state.rng,
+        "next_uid": state.next_uid,
+        "last_draw_turn": state.last_draw_turn,
+        "witch_rallied": list(state.witch_rallied),
+        "last_duel": None if duel is None else {
+            "turn": duel.turn,
+            "cards": [None if c is None else _card_data(c) for c in duel.cards],
+            "powers": list(duel.powers),
+            "winner": duel.winner,
+            "damage": list(duel.damage),
+            "summary": duel.summary,
+        },
+        "outcome": None if outcome is None else {
+            "winner": outcome.winner, "reason": outcome.reason.value,
+            "scores": list(outcome.scores), "detail": outcome.detail,
+        },
+    }
+
+
+def load(data: Mapping[str, Any]) -> State:
+    """Rebuild a state from :func:`dump`'s plain data."""
+    duel = data["last_duel"]
+    outcome = data["outcome"]
+    hands = data["hands"]
+    sealed = data["sealed"]
+    return State(
+        options=Options.parse(data["options"]),
+        version=data["version"],
+        opened=data["opened"],
+        phase=Phase(data["phase"]),
+        turn=data["turn"],
+        first_drawer=data["first_drawer"],
+        hp=(data["hp"][0], data["hp"][1]),
+        hands=(tuple(_card(c) for c in hands[0]), tuple(_card(c) for c in hands[1])),
+        deck=tuple(_card(c) for c in data["deck"]),
+        discard=tuple(_card(c) for c in data["discard"]),
+        sealed=(sealed[0], sealed[1]),
+        rng=data["rng"],
+        next_uid=data["next_uid"],
+        last_draw_turn=data["last_draw_turn"],
+        witch_rallied=(bool(data["witch_rallied"][0]), bool(data["witch_rallied"][1])),
+        last_duel=None if duel is None else Duel(
+            turn=duel["turn"],
+            cards=(_maybe_card(duel["cards"][0]), _maybe_card(duel["cards"][1])),
+            powers=(duel["powers"][0], duel["powers"][1]),
+            winner=duel["winner"],
+            damage=(duel["damage"][0], duel["damage"][1]),
+            summary=duel["summary"],
+        ),
+        outcome=None if outcome is None else Outcome(
+            winner=outcome["winner"], reason=OutcomeReason(outcome["reason"]),
+            scores=tuple(outcome["scores"]), detail=outcome["detail"],
+        ),
+    )

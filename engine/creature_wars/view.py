@@ -1,0 +1,88 @@
+"""What one seat, or a spectator, may see of a Creature Wars state."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.creature_wars.cards import Card
+from engine.creature_wars.rules import legal
+from engine.creature_wars.state import PASS, Duel, State
+from engine.creature_wars.witch_catalogue import by_name
+from engine.interface import Seat
+
+__all__ = ["card_view", "view"]
+
+
+def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
+    """A card as a client draws it; never its internal id."""
+    out: dict[str, Any] = {
+        "text": card.notation(turn),
+        "kind": card.kind.value,
+        "level": card.level,
+        "base": card.base,
+        "tribe": card.tribe.value if card.tribe else None,
+        "type": card.ptype.value if card.ptype else None,
+        "rally": [name for name, on in (("tribe", card.tribe_rally), ("type", card.type_rally),
+                                          ("witch", card.witch_rally)) if on],
+    }
+    if card.is_witch:
+        assert card.witch is not None
+        spec = by_name(card.witch)
+        out["name"] = spec.name
+        out["rarity"] = spec.rarity.value
+        out["rules"] = spec.text
+    if turn is not None:
+        out["cooldown"] = card.cooldown(turn)
+        out["banned"] = card.banned
+        out["playable"] = card.playable(turn)
+    return out
+
+
+def _duel_view(duel: Duel) -> dict[str, Any]:
+    return {
+        "turn": duel.turn,
+        "cards": [None if c is None else card_view(c) for c in duel.cards],
+        "powers": list(duel.powers),
+        "winner": duel.winner,
+        "damage": list(duel.damage),
+        "summary": duel.summary,
+    }
+
+
+def view(state: State, seat: Seat | None) -> dict[str, Any]:
+    """Public table for everyone; a seat also sees its own hand, its sealed card and its legal plays."""
+    hands: list[dict[str, Any]] = []
+    for s in (0, 1):
+        entry: dict[str, Any] = {"count": len(state.hands[s])}
+        if s == seat:
+            entry["cards"] = [card_view(c, state.turn) for c in state.hands[s]]
+        hands.append(entry)
+    out: dict[str, Any] = {
+        "game": "creature_wars",
+        "version": state.version,
+        "seat": seat,
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "first_drawer": state.first_drawer,
+        "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn,
+        "hp": list(state.hp),
+        "max_hp": state.options.hp,
+        "deck": len(state.deck),
+        "hands": hands,
+        "locked": [state.sealed[s] is not None and state.sealed[s] != PASS for s in (0, 1)],
+        "passed": [state.sealed[s] == PASS for s in (0, 1)],
+        "discard": [card_view(c) for c in state.discard],
+        "last_duel": None if state.last_duel is None else _duel_view(state.last_duel),
+        "legal": [],
+        "outcome": None,
+        "scenario": state.options.scenario,
+    }
+    if seat is not None:
+        out["legal"] = legal(state, seat)
+        sealed = state.sealed[seat]
+        if sealed is not None and sealed != PASS:
+            out["locked_card"] = card_view(state.hands[seat][sealed], state.turn)
+            out["locked_slot"] = sealed
+    if state.outcome is not None:
+        o = state.outcome
+        out["outcome"] = {"winner": o.winner, "reason": o.reason.value, "scores": list(o.scores), "detail": o.detail}
+    return out

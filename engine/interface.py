@@ -1,0 +1,97 @@
+"""The interface every game implements, and the values it trades in.
+
+A game is a handful of pure functions over an immutable state (boardgame.io's
+shape): the server never looks inside a state except through these.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+__all__ = ["Decision", "Event", "Game", "Outcome", "OutcomeReason", "Seat", "redact"]
+
+Seat = int
+Decision = Mapping[str, Any]
+"""A decision is a small map, e.g. ``{"kind": "play", "slot": 2}``; each game documents its kinds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, told to each recipient only as far as it may know.
+
+    ``public`` is what everyone (spectators too) is told; ``secret[seat]`` is merged on
+    top of it for that seat alone, e.g. the card a seat drew.
+    """
+
+    kind: str
+    public: Mapping[str, Any]
+    secret: Mapping[Seat, Mapping[str, Any]] = field(default_factory=dict)
+
+
+def redact(event: Event, seat: Seat | None) -> dict[str, Any]:
+    """The event as ``seat`` may see it (``None``: a spectator)."""
+    out = {"kind": event.kind, **event.public}
+    if seat is not None and seat in event.secret:
+        out.update(event.secret[seat])
+    return out
+
+
+class OutcomeReason(enum.StrEnum):
+    """Why a match ended."""
+
+    KNOCKOUT = "knockout"
+    MAYHEM = "mayhem"
+    COMPLETED = "completed"
+    ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended: ``winner`` is a seat, or ``None`` for a draw or a solitaire."""
+
+    winner: Seat | None
+    reason: OutcomeReason
+    scores: tuple[int, ...] = ()
+    detail: str = ""
+
+
+class Game(Protocol):
+    """A game's rules. Every method is pure: same inputs, same outputs, no I/O."""
+
+    name: str
+    title: str
+
+    def seats(self, options: Mapping[str, Any]) -> int:
+        """How many players the game with these options seats."""
+
+    def setup(self, options: Mapping[str, Any], seed: int) -> Any:
+        """The starting state; raises :class:`engine.errors.BadOptions`."""
+
+    def version(self, state: Any) -> int:
+        """Increases by one with every applied decision."""
+
+    def opened(self, state: Any, seat: Seat) -> int:
+        """The version at which ``seat``'s pending decision point opened.
+
+        A decision made against any version from this one on is current: a sealed
+        choice by one seat does not make the other seat's choice stale.
+        """
+
+    def legal(self, state: Any, seat: Seat) -> Sequence[Decision]:
+        """The decisions ``seat`` may take now (empty: nothing is awaited of it)."""
+
+    def apply(self, state: Any, seat: Seat, decision: Decision) -> tuple[Any, Sequence[Event]]:
+        """Apply a decision; raises :class:`engine.errors.EngineError` subclasses."""
+
+    def view(self, state: Any, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` (or a spectator, ``None``) may see: the only door out of a state."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """``None`` while the match goes on."""
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """The state as plain data (maps, lists, ints, strings) for storage."""
+
+    def load(self, data: Mapping[str, Any]) -> Any:
+        """The inverse of :meth:`dump`."""

@@ -1,0 +1,71 @@
+"""A small seeded RNG whose whole state is one integer kept in the game state.
+
+SplitMix64: fast in pure Python, good enough statistically for shuffles, and its
+state serialises as one int, so the same seed always replays the same match.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence, TypeVar
+
+__all__ = ["Rng"]
+
+T = TypeVar("T")
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+@dataclass(frozen=True, slots=True)
+class Rng:
+    """An immutable RNG: every draw returns the value and the next RNG."""
+
+    state: int
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(seed & _MASK)
+
+    def next64(self) -> tuple[int, Rng]:
+        s = (self.state + _GOLDEN) & _MASK
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31), Rng(s)
+
+    def below(self, n: int) -> tuple[int, Rng]:
+        """A uniform int in ``range(n)``, by rejection so no value is favoured."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = (1 << 64) - ((1 << 64) % n)
+        rng = self
+        while True:
+            value, rng = rng.next64()
+            if value < limit:
+                return value % n, rng
+
+    def between(self, low: int, high: int) -> tuple[int, Rng]:
+        """A uniform int in ``[low, high]``."""
+        value, rng = self.below(high - low + 1)
+        return low + value, rng
+
+    def choice(self, items: Sequence[T]) -> tuple[T, Rng]:
+        index, rng = self.below(len(items))
+        return items[index], rng
+
+    def weighted(self, items: Sequence[T], weights: Sequence[int]) -> tuple[T, Rng]:
+        """Pick one of ``items`` with integer ``weights``."""
+        roll, rng = self.below(sum(weights))
+        for item, weight in zip(items, weights, strict=False):
+            if roll < weight:
+                return item, rng
+            roll -= weight
+        raise AssertionError("unreachable: roll exceeded total weight")
+
+    def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
+        """A Fisher-Yates shuffle of ``items``."""
+        out = list(items)
+        rng = self
+        for i in range(len(out) - 1, 0, -1):
+            j, rng = rng.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out), rng

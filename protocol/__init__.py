@@ -1,0 +1,22 @@
+"""The wire protocol: msgpack maps in binary websocket frames, versioned.
+
+See docs/protocol.md for every message, field and error code.
+"""
+from __future__ import annotations
+
+from protocol.codec import decode, decode_any, encode, error
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import CLIENT_MESSAGES, MAX_FRAME, PROTOCOL_VERSION, SERVER_MESSAGES
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_FRAME",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "ErrorCode",
+    "ProtocolError",
+    "decode",
+    "decode_any",
+    "encode",
+    "error",
+]

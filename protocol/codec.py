@@ -1,0 +1,70 @@
+"""Encoding and decoding of frames. ``decode`` returns a valid client message or raises
+:class:`ProtocolError`, nothing else (websockets' fuzz-target contract)."""
+from __future__ import annotations
+
+from typing import Any, Sized, cast
+
+import msgpack
+
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import CLIENT_MESSAGES, MAX_FRAME
+
+__all__ = ["decode", "decode_any", "encode", "error"]
+
+_packb = msgpack.Packer(use_bin_type=True).pack
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as msgpack bytes."""
+    frame: bytes = _packb(message)
+    return frame
+
+
+def decode_any(data: bytes) -> dict[str, Any]:
+    """A frame as a map, without checking it against the client table (the client side uses this)."""
+    if len(data) > MAX_FRAME * 16:
+        raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"frame of {len(data)} bytes is too large")
+    try:
+        message = msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True)
+    except Exception as exc:  # msgpack raises several types for malformed input
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"frame is not valid msgpack ({type(exc).__name__})") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"frame must be a msgpack map, not {type(message).__name__}")
+    return message
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """A client frame, validated: known ``t``, an int ``id``, every field present and of its type."""
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"frame of {len(data)} bytes exceeds the limit of {MAX_FRAME}")
+    message = decode_any(data)
+    rid = message.get("id")
+    re = rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+    kind = message.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError(ErrorCode.BAD_FIELD, "field 't' (the message type) must be a string", re)
+    fields = CLIENT_MESSAGES.get(kind)
+    if fields is None:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}", re)
+    if re is None:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"{kind}: field 'id' must be an integer request id")
+    for field in fields:
+        if field.name not in message:
+            if field.required:
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"{kind}: missing field {field.name!r}", re)
+            continue
+        value = message[field.name]
+        if not isinstance(value, field.kind) or (field.kind is int and isinstance(value, bool)):
+            raise ProtocolError(
+                ErrorCode.BAD_FIELD,
+                f"{kind}: field {field.name!r} must be {field.kind.__name__}, not {type(value).__name__}",
+                re,
+            )
+        if field.max_len and len(cast(Sized, value)) > field.max_len:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"{kind}: field {field.name!r} is longer than {field.max_len}", re)
+    return message
+
+
+def error(code: ErrorCode, message: str, re: int | None = None) -> bytes:
+    """An encoded ``error`` message."""
+    return encode({"t": "error", "code": code.value, "message": message, "re": re})

@@ -1,0 +1,46 @@
+"""Every message type and its fields, as data: the codec validates against this table."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["CLIENT_MESSAGES", "MAX_FRAME", "PROTOCOL_VERSION", "SERVER_MESSAGES", "Field"]
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 64 * 1024
+"""Largest frame a client may send; larger ones are answered with ``frame_too_large``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a message: its wire type, whether it must be present, and a length bound."""
+
+    name: str
+    kind: type
+    required: bool = True
+    max_len: int = 0
+
+
+_ROOM = Field("room", str, max_len=64)
+_TOKEN = Field("token", str, max_len=128)
+
+CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
+    "hello": (Field("v", int), Field("name", str, required=False, max_len=40)),
+    "list_rooms": (Field("game", str, required=False, max_len=40),),
+    "create_room": (
+        Field("game", str, max_len=40),
+        Field("options", dict, required=False),
+        Field("seed", int, required=False),
+        Field("sit", bool, required=False),
+    ),
+    "join": (_ROOM, Field("seat", int, required=False)),
+    "resume": (_ROOM, _TOKEN),
+    "spectate": (_ROOM,),
+    "leave": (_ROOM,),
+    "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
+}
+"""Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
+
+SERVER_MESSAGES: frozenset[str] = frozenset(
+    {"welcome", "rooms", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error"}
+)
+"""Server → client message types."""

@@ -1,0 +1,88 @@
+"""The server shell: websockets serve loop, health endpoint, graceful SIGTERM, embedded Redis."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.http11 import Request, Response
+
+from protocol.messages import MAX_FRAME
+from server.lobby import Lobby
+from server.redis_process import RedisProcess
+from server.session import Session
+from server.store import Store
+
+__all__ = ["run", "serve_forever"]
+
+log = logging.getLogger("cardroom")
+
+
+def _health(connection: ServerConnection, request: Request) -> Response | None:
+    if request.path == "/health":
+        return connection.respond(HTTPStatus.OK, "ok\n")
+    return None
+
+
+async def run(
+    *,
+    host: str,
+    port: int,
+    redis_url: str,
+    ready: asyncio.Future[tuple[str, int]] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first."""
+    store = Store(redis_url)
+    await store.ping()
+    lobby = Lobby(store)
+    restored = await lobby.restore()
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+
+    async def handler(ws: ServerConnection) -> None:
+        await Session(ws, lobby).run()
+
+    # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
+    async with serve(handler, host, port, process_request=_health, max_size=MAX_FRAME * 16, compression=None) as server:
+        sock = next(iter(server.sockets))
+        bound = sock.getsockname()[:2]
+        log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s)", bound[0], bound[1], restored, redis_url)
+        print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
+        if ready is not None:
+            ready.set_result((bound[0], bound[1]))
+        await stop.wait()
+    await store.close()
+
+
+def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str) -> None:
+    """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
+    logging.basicConfig(level=os.environ.get("CARDROOM_LOG", "INFO"), format="%(asctime)s %(name)s %(message)s")
+    embedded: RedisProcess | None = None
+    if redis_url is None:
+        embedded = RedisProcess(Path(data_dir) / "redis").start()
+        redis_url = embedded.url
+        print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
+    try:
+        _run_loop(run(host=host, port=port, redis_url=redis_url))
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def _run_loop(main: Any) -> None:
+    try:
+        import uvloop
+
+        uvloop.run(main)
+    except ImportError:
+        asyncio.run(main)

@@ -1,0 +1,40 @@
+"""The ``cardroom`` command: ``serve`` the server, ``play`` in the terminal."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cardroom", description="An authoritative online card-game server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the server")
+    serve.add_argument("--host", default=os.environ.get("CARDROOM_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("CARDROOM_PORT", "8765")))
+    serve.add_argument("--redis-url", default=os.environ.get("CARDROOM_REDIS_URL"),
+                       help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL)")
+    serve.add_argument("--data-dir", default=os.environ.get("CARDROOM_DATA_DIR", ".data"),
+                       help="where the embedded Redis keeps its append-only file (env CARDROOM_DATA_DIR)")
+
+    play = sub.add_parser("play", help="play or spectate in the terminal")
+    play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    play.add_argument("--name", default=os.environ.get("USER", "player"))
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        from server.app import serve_forever
+
+        serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir)
+        return 0
+    from client.app import CardroomApp
+
+    CardroomApp(url=args.url, name=args.name).run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+"""The server package's exception root."""
+from __future__ import annotations
+
+__all__ = ["ServerError", "StaleWrite", "StoreUnavailable"]
+
+
+class ServerError(Exception):
+    """Root of the server's own failures (request errors are :class:`protocol.ProtocolError`)."""
+
+
+class StaleWrite(ServerError):
+    """The stored version moved under a write: another writer got there first."""
+
+
+class StoreUnavailable(ServerError):
+    """Redis could not be started or reached."""

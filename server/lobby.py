@@ -1,0 +1,80 @@
+"""The lobby: every live room by id; creating rooms and reloading them after a restart."""
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from typing import Any
+
+from engine import registry
+from engine.errors import EngineError
+from protocol import ErrorCode, ProtocolError
+from server.room import Room, commitment
+from server.store import RoomRecord, Store
+
+__all__ = ["Lobby"]
+
+log = logging.getLogger(__name__)
+KEEP_FINISHED = 500
+
+
+class Lobby:
+    """Rooms in memory, backed by the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rooms: OrderedDict[str, Room] = OrderedDict()
+
+    def get(self, room: str) -> Room:
+        found = self.rooms.get(room)
+        if found is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room!r}")
+        return found
+
+    def listing(self, game: str | None = None) -> list[dict[str, Any]]:
+        return [r.summary() for r in self.rooms.values() if game is None or r.game.name == game]
+
+    async def create(self, game_name: str, options: dict[str, Any], seed: int | None) -> Room:
+        """Set up a match and store it before anyone is told of it."""
+        game = registry.get(game_name)
+        if game is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game_name!r}; games: {', '.join(registry.GAMES)}")
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif not 0 <= seed < 2**63:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: field 'seed' must be from 0 to 2**63 - 1")
+        try:
+            state = game.setup(options, seed)
+            seats = game.seats(options)
+        except EngineError as exc:
+            raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
+        for _ in range(8):
+            room_id = secrets.token_hex(3)
+            record = RoomRecord(
+                room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
+                created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
+            )
+            if await self.store.create(record):
+                room = Room(record, game, state, self.store)
+                self.rooms[room_id] = room
+                self._evict()
+                return room
+        raise ProtocolError(ErrorCode.INTERNAL, "could not find a free room id")
+
+    def _evict(self) -> None:
+        finished = [rid for rid, room in self.rooms.items() if room.over and not room.watchers]
+        for rid in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self.rooms[rid]
+
+    async def restore(self) -> int:
+        """Reload every unfinished room from the store; returns how many."""
+        count = 0
+        for record in await self.store.open_rooms():
+            game = registry.get(record.game)
+            if game is None:
+                log.error("room %s: unknown game %r, not restored", record.room, record.game)
+                continue
+            self.rooms[record.room] = Room(record, game, game.load(record.state), self.store)
+            count += 1
+        return count

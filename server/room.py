@@ -1,0 +1,165 @@
+"""A room: one match, its seats and watchers; decisions applied one at a time, persisted first."""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Any
+
+import msgpack
+
+from engine.errors import EngineError
+from engine.interface import Decision, Event, Game, Seat, redact
+from protocol import ErrorCode, ProtocolError, encode
+from server.connection import Connection
+from server.store import RoomRecord, Store
+
+__all__ = ["Room", "commitment", "hash_token"]
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored hashed: a copy of the store does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def commitment(room: str, seed: int) -> str:
+    """Published at creation, the seed revealed at the end: the deck was fixed before play."""
+    return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
+
+
+class Room:
+    """The live room: its state, the seat token hashes and the connections watching it."""
+
+    def __init__(self, record: RoomRecord, game: Game, state: Any, store: Store) -> None:
+        self.id = record.room
+        self.game = game
+        self.options = record.options
+        self.seed = record.seed
+        self.commitment = record.commitment
+        self.created = record.created
+        self.seats: list[str | None] = list(record.seats)
+        self.state = state
+        self.store = store
+        self.watchers: dict[Connection, Seat | None] = {}
+        self.lock = asyncio.Lock()
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    @property
+    def version(self) -> int:
+        return self.game.version(self.state)
+
+    def summary(self) -> dict[str, Any]:
+        """The room as the lobby lists it."""
+        status = "over" if self.over else ("playing" if all(self.seats) else "waiting")
+        return {
+            "room": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "seats": len(self.seats),
+            "taken": sum(1 for s in self.seats if s),
+            "spectators": sum(1 for s in self.watchers.values() if s is None),
+            "status": status,
+            "version": self.version,
+            "scenario": bool(self.options.get("deck") or self.options.get("hands")),
+            "commitment": self.commitment,
+        }
+
+    def seat_of(self, token: str) -> Seat:
+        digest = hash_token(token)
+        for seat, held in enumerate(self.seats):
+            if held is not None and hmac.compare_digest(held, digest):
+                return seat
+        raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
+
+    async def claim(self, seat: Seat | None) -> tuple[Seat, str]:
+        """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
+        async with self.lock:
+            if seat is None:
+                free = [n for n, held in enumerate(self.seats) if held is None]
+                if not free:
+                    raise ProtocolError(ErrorCode.ROOM_FULL, f"room {self.id} has no free seat")
+                seat = free[0]
+            elif not 0 <= seat < len(self.seats):
+                raise ProtocolError(ErrorCode.NO_SUCH_SEAT, f"room {self.id} has seats 0 to {len(self.seats) - 1}")
+            elif self.seats[seat] is not None:
+                raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            if not await self.store.claim(self.id, seat, digest):
+                raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
+            self.seats[seat] = digest
+        self.broadcast((), None, None)
+        return seat, token
+
+    def watch(self, conn: Connection, seat: Seat | None) -> None:
+        self.watchers[conn] = seat
+        conn.rooms[self.id] = seat
+
+    def unwatch(self, conn: Connection) -> None:
+        self.watchers.pop(conn, None)
+        conn.rooms.pop(self.id, None)
+
+    def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None) -> bytes:
+        return encode({
+            "t": "view", "room": self.id, "version": self.version,
+            "view": self.game.view(self.state, seat), "events": events, "re": re,
+        })
+
+    async def decide(self, conn: Connection, token: str, version: int, decision: Decision, re: int) -> None:
+        """Check, apply, persist, and only then tell every watcher what it may see."""
+        async with self.lock:
+            seat = self.seat_of(token)
+            if not all(self.seats):
+                waiting = sum(1 for s in self.seats if s is None)
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"room {self.id} is waiting for {waiting} more player(s)")
+            current = self.version
+            if self.over:
+                raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
+            if not self.game.opened(self.state, seat) <= version <= current:
+                raise ProtocolError(
+                    ErrorCode.STALE_VERSION,
+                    f"decision made against version {version}; room {self.id} is at {current}, "
+                    f"and seat {seat}'s decision opened at {self.game.opened(self.state, seat)}",
+                )
+            try:
+                state, events = self.game.apply(self.state, seat, decision)
+            except EngineError as exc:
+                raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
+            new_version = self.game.version(state)
+            record = msgpack.packb({"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time()})
+            over = self.game.outcome(state) is not None
+            try:
+                await self.store.commit(
+                    self.id, current, new_version, msgpack.packb(self.game.dump(state)), record, over
+                )
+            except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
+            self.state = state
+            self.broadcast(events, conn, re)
+
+    def broadcast(self, events: Any, decider: Connection | None, re: int | None) -> None:
+        """Each watcher gets its own view and events; frames are built once per seat."""
+        frames: dict[Seat | None, bytes] = {}
+        evs: tuple[Event, ...] = tuple(events)
+        outcome = self.game.outcome(self.state)
+        over = None
+        if outcome is not None and evs:
+            over = encode({
+                "t": "match_over", "room": self.id,
+                "outcome": {"winner": outcome.winner, "reason": outcome.reason.value,
+                            "scores": list(outcome.scores), "detail": outcome.detail},
+                "seed": self.seed, "commitment": self.commitment,
+            })
+        for conn, seat in list(self.watchers.items()):
+            if conn is decider:
+                frame = self.view_frame(seat, [redact(e, seat) for e in evs], re)
+            else:
+                frame = frames.get(seat) or frames.setdefault(seat, self.view_frame(seat, [redact(e, seat) for e in evs]))
+            conn.send(frame)
+            if over is not None:
+                conn.send(over)
