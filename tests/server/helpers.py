@@ -1,0 +1,95 @@
+"""Helpers for server tests: play random legal moves, replay a room's log, find leaked cards."""
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from client import Client
+from client.connection import Seat
+from engine.creature_wars import GAME
+from engine.creature_wars.state import State
+from protocol import decode_any
+from server.store import Store
+
+
+async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> bool:
+    """Each seat with a legal decision sends one; False once the match is over."""
+    moved = False
+    for client, seat in players:
+        view = client.views.get(seat.room)
+        if view is None or view["outcome"] is not None:
+            continue
+        if view["legal"]:
+            await client.decide(seat, rng.choice(view["legal"]))
+            moved = True
+    if not moved:
+        await asyncio.sleep(0.01)
+    first = players[0][0].views.get(players[0][1].room)
+    return first is not None and first["outcome"] is None
+
+
+async def play_to_end(players: list[tuple[Client, Seat]], seed: int, bound: int = 400) -> None:
+    rng = random.Random(seed)
+    for _ in range(bound):
+        if not await play_turn(players, rng):
+            return
+    raise AssertionError("match did not end within the bound")
+
+
+async def replay(redis_url: str, room: str, options: dict[str, Any], seed: int) -> dict[int, State]:
+    """Every state of a room by version, rebuilt from the stored decision log with the engine."""
+    store = Store(redis_url)
+    try:
+        records = await store.log(room)
+    finally:
+        await store.close()
+    state = GAME.setup(options, seed)
+    states = {state.version: state}
+    for record in records:
+        state, _ = GAME.apply(state, record["seat"], record["d"])
+        assert state.version == record["v"]
+        states[state.version] = state
+    return states
+
+
+def hidden_texts(state: State, seat: int | None) -> set[str]:
+    """Notations of cards ``seat`` may not see (spectator: ``None``) that are not public or its own."""
+    hidden = [c for s in (0, 1) if s != seat for c in state.hands[s]] + list(state.deck)
+    public = {c.notation() for c in state.discard}
+    if state.last_duel is not None:
+        public |= {c.notation() for c in state.last_duel.cards if c is not None}
+    own = {c.notation() for c in state.hands[seat]} if seat is not None else set()
+    return {c.notation() for c in hidden} - public - own
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a decoded message, keys included."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in strings(k) + strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+def leaks(frames: list[bytes], states: dict[int, State], seat: int | None) -> list[str]:
+    """What in ``frames`` names a card hidden from ``seat`` at that frame's version, or internal fields."""
+    found = []
+    for frame in frames:
+        message = decode_any(frame)
+        if message.get("t") != "view":
+            continue
+        state = states[message["version"]]
+        texts = strings(message)
+        for key in ("uid", "rng", "sealed", "next_uid"):
+            if key in texts:
+                found.append(f"v{message['version']}: internal field {key!r} sent")
+        for s, hand in enumerate(message["view"]["hands"]):
+            if s != seat and "cards" in hand:
+                found.append(f"v{message['version']}: seat {s}'s hand cards sent to {seat}")
+        for secret in hidden_texts(state, seat):
+            if any(secret in text for text in texts):
+                found.append(f"v{message['version']}: {secret!r} sent to {seat}")
+    return found

@@ -1,0 +1,98 @@
+"""A server killed with SIGKILL mid-match and started again loses nothing: both players resume."""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from client import Client
+from server.redis_process import free_port
+from tests.server.helpers import play_to_end, play_turn
+
+
+async def _start(port: int, redis_url: str, root: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url],
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        try:
+            client = await Client.connect(f"ws://127.0.0.1:{port}")
+            await client.close()
+            return proc
+        except OSError:
+            await asyncio.sleep(0.05)
+    proc.kill()
+    raise AssertionError("server did not start")
+
+
+@pytest.fixture
+async def spawn(redis_url: str, repo_root: Path) -> AsyncIterator[Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]]:
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(port: int) -> asyncio.Future[subprocess.Popen[bytes]]:
+        async def go() -> subprocess.Popen[bytes]:
+            proc = await _start(port, redis_url, repo_root)
+            procs.append(proc)
+            return proc
+        return asyncio.ensure_future(go())
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+
+
+async def test_sigkill_mid_match_then_resume(spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]) -> None:
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}"
+    server = await spawn(port)
+    a = await Client.connect(url)
+    b = await Client.connect(url)
+    sa = await a.create("creature_wars", seed=99)
+    assert not isinstance(sa, str)
+    sb = await b.join(sa.room)
+    rng = random.Random(3)
+    for _ in range(4):
+        await play_turn([(a, sa), (b, sb)], rng)
+    # one seat locks in, so a sealed choice is pending when the server dies
+    await a.decide(sa, a.views[sa.room]["legal"][0])
+    acked = a.versions[sa.room]
+    hand_a = a.views[sa.room]["hands"][0]["cards"]
+    hand_b = (await b.wait_view(sb.room, lambda v: v["version"] == acked))["hands"][1]["cards"]
+    os.kill(server.pid, signal.SIGKILL)
+    server.wait()
+    await a.close()
+    await b.close()
+
+    await spawn(port)
+    a2 = await Client.connect(url)
+    b2 = await Client.connect(url)
+    try:
+        ra = await a2.resume(sa.room, sa.token)
+        rb = await b2.resume(sb.room, sb.token)
+        assert (ra.seat, rb.seat) == (0, 1)
+        view_a = await a2.wait_view(sa.room, lambda v: True)
+        view_b = await b2.wait_view(sb.room, lambda v: True)
+        assert a2.versions[sa.room] == b2.versions[sb.room] == acked
+        assert view_a["hands"][0]["cards"] == hand_a and view_b["hands"][1]["cards"] == hand_b
+        assert view_a["locked"] == [True, False] and view_a["legal"] == []
+        rooms = await a2.list_rooms()
+        assert [r["room"] for r in rooms] == [sa.room] and rooms[0]["taken"] == 2
+        await play_to_end([(a2, ra), (b2, rb)], seed=5)
+        assert a2.over[sa.room]["outcome"] == view_of(a2, sa.room)["outcome"]
+    finally:
+        await a2.close()
+        await b2.close()
+
+
+def view_of(client: Client, room: str) -> dict[str, object]:
+    return client.views[room]
