@@ -5,10 +5,13 @@ write, so an acknowledged decision is on disk) and by the tests on a free loopba
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -41,6 +44,31 @@ def free_port() -> int:
         return port
 
 
+def _die_with_parent() -> None:
+    """In the child: on Linux, get SIGTERM when the server dies, even by SIGKILL, so no orphan keeps the files."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _stop_stale(pidfile: Path) -> None:
+    """Stop a redis-server left running on the same data directory by an earlier server."""
+    try:
+        pid = int(pidfile.read_text().strip())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return
+    if b"redis-server" not in cmdline:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(100):
+            os.kill(pid, 0)
+            time.sleep(0.05)
+
+
 class RedisProcess:
     """Start, stop and kill a redis-server with append-only persistence in ``data_dir``."""
 
@@ -56,12 +84,16 @@ class RedisProcess:
 
     def start(self, timeout: float = 10.0) -> RedisProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        pidfile = self.data_dir / "redis.pid"
+        _stop_stale(pidfile)
         args = [
             redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
             "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "", "--daemonize", "no",
-            "--logfile", str(self.data_dir / "redis.log"), "--protected-mode", "yes",
+            "--logfile", str(self.data_dir / "redis.log"), "--protected-mode", "yes", "--pidfile", str(pidfile),
         ]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
