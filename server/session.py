@@ -43,9 +43,6 @@ class Session:
         ws = self.conn.ws
         try:
             async for frame in ws:
-                if not self.allow():
-                    self.conn.send(error(ErrorCode.RATE_LIMITED, f"more than {RATE:.0f} messages a second; slow down"))
-                    continue
                 await self.handle(frame)
         except ConnectionClosed:
             pass
@@ -58,12 +55,15 @@ class Session:
 
     async def handle(self, frame: str | bytes) -> None:
         re: int | None = None
+        allowed = self.allow()
         try:
             if isinstance(frame, str):
                 raise ProtocolError(ErrorCode.BAD_FRAME, "text frames are not accepted; send msgpack in binary frames")
             message = decode(frame)
             re = message["id"]
             kind = message["t"]
+            if not allowed:
+                raise ProtocolError(ErrorCode.RATE_LIMITED, f"more than {RATE:.0f} messages a second; {kind!r} dropped")
             if not self.conn.greeted and kind != "hello":
                 raise ProtocolError(ErrorCode.HELLO_FIRST, f"send 'hello' before {kind!r}")
             await getattr(self, "on_" + kind)(message, re)

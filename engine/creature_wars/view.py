@@ -1,6 +1,7 @@
 """What one seat, or a spectator, may see of a Creature Wars state."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.creature_wars.cards import Card
@@ -12,10 +13,11 @@ from engine.interface import Seat
 __all__ = ["card_view", "view"]
 
 
-def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
-    """A card as a client draws it; never its internal id."""
+@functools.lru_cache(maxsize=8192)
+def _card_face(card: Card) -> dict[str, Any]:
+    """The parts of a card's view that depend on the card alone (cards are immutable values)."""
     out: dict[str, Any] = {
-        "text": card.notation(turn),
+        "text": card.notation(),
         "kind": card.kind.value,
         "level": card.level,
         "base": card.base,
@@ -30,11 +32,21 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
         out["name"] = spec.name
         out["rarity"] = spec.rarity.value
         out["rules"] = spec.text
-    if turn is not None:
-        out["cooldown"] = card.cooldown(turn)
-        out["banned"] = card.banned
-        out["playable"] = card.playable(turn)
     return out
+
+
+def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
+    """A card as a client draws it; never its internal id. With ``turn``: its cooldown and playability too."""
+    face = _card_face(card)
+    if turn is None:
+        return face
+    return {
+        **face,
+        "text": card.notation(turn),
+        "cooldown": card.cooldown(turn),
+        "banned": card.banned,
+        "playable": card.playable(turn),
+    }
 
 
 def _duel_view(duel: Duel) -> dict[str, Any]:

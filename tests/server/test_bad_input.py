@@ -126,7 +126,7 @@ async def test_rate_limit_then_carry_on(server_url: str) -> None:
         for _ in range(200):
             await c.send_raw(frame)
         error = await next_error(c)
-        assert error["code"] == "rate_limited"
+        assert error["code"] == "rate_limited" and error["re"] == 10_000 and "list_rooms" in error["message"]
         await asyncio.sleep(2.5)
         assert await c.list_rooms() == []
 

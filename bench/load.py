@@ -1,0 +1,329 @@
+"""Load benchmark: N concurrent random Creature Wars matches played through the client library.
+
+    python -m bench.load --spawn --matches 8 --duration 10
+    python -m bench.load --url ws://127.0.0.1:8765 --server-pid PID --matches 8 --duration 10
+
+Each match is two :class:`client.Client` connections (one creates the room, one joins) plus
+optional spectators; each seat plays a random legal decision from its latest view. Finished
+matches are replaced until the duration or ``--max-decisions`` is reached. Prints figures only.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench import REPO, Pacer, check_loopback, cpu_seconds, format_cpu, loop_name, percentile, run_main, stop_child, wait_for_port
+from client.connection import Client, ClientError, Seat
+from protocol import encode
+from server.redis_process import RedisProcess, free_port
+from server.session import BURST, RATE
+
+__all__ = ["main"]
+
+GAME = "creature_wars"
+MATCH_STEPS = 10_000
+"""Bound on one seat's loop in one match (a Creature Wars match takes a few dozen decisions)."""
+MATCHES_PER_SLOT = 1_000_000
+"""Bound on how many matches one slot plays in a row; the duration or max-decisions ends it first."""
+STALL = 10.0
+"""Seconds a seat waits for a view it can act on before the match counts as stalled."""
+FRAME_SAMPLE = 16
+"""Measure the size of every this-many-th decide reply (re-encoding it costs client CPU)."""
+
+
+@dataclass
+class Tally:
+    """Everything the run counts, shared by every slot (one event loop, so no locking)."""
+
+    deadline: float
+    max_decisions: int
+    decisions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frame_bytes: list[int] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    paced: float = 0.0
+
+    def done(self) -> bool:
+        """The run is over: the duration has passed or enough decisions were made."""
+        return self.decisions >= self.max_decisions or time.monotonic() >= self.deadline
+
+    def wait_limit(self) -> float:
+        """How long a seat may wait for a view now: the stall bound, cut short by the deadline."""
+        return max(0.01, min(STALL, self.deadline - time.monotonic() + 0.05))
+
+
+def drain(client: Client, tally: Tally) -> None:
+    """Empty a client's inbox (the library queues every message there) and count error messages."""
+    while not client.inbox.empty():
+        message = client.inbox.get_nowait()
+        if message.get("t") == "error":
+            tally.errors[str(message.get("code"))] += 1
+
+
+def moved(client: Client, room: str, version: int, _view: object) -> bool:
+    """The room has a version other than ``version``, or its match is over: worth looking again."""
+    return client.versions.get(room) != version or room in client.over
+
+
+def forget(client: Client, room: str) -> None:
+    """Drop a finished room from a long-lived client's per-room maps, so memory stays flat."""
+    client.views.pop(room, None)
+    client.versions.pop(room, None)
+    client.over.pop(room, None)
+
+
+class Slot:
+    """One match at a time, over the same connections: two players and ``spectators`` watchers."""
+
+    def __init__(self, index: int, url: str, spectators: int, seed: int, rate: float, tally: Tally) -> None:
+        self.index = index
+        self.url = url
+        self.spectator_count = spectators
+        self.rng = random.Random(f"{seed}:{index}")
+        self.seed = seed
+        self.rate = rate
+        self.tally = tally
+        self.players: list[tuple[Client, Pacer]] = []
+        self.spectators: list[tuple[Client, Pacer]] = []
+
+    def pacer(self) -> Pacer:
+        """A pacer below the server's rate limit: a burst well under its BURST, hello already spent."""
+        return Pacer(self.rate, burst=min(20.0, BURST / 4), rng=random.Random(self.rng.random()))
+
+    async def connect(self) -> None:
+        """Open the slot's connections (before the clock starts)."""
+        for seat in "ab":
+            self.players.append((await Client.connect(self.url, name=f"bench{self.index}{seat}"), self.pacer()))
+        for n in range(self.spectator_count):
+            self.spectators.append((await Client.connect(self.url, name=f"bench{self.index}s{n}"), self.pacer()))
+
+    async def close(self) -> None:
+        """Close every connection of the slot (closing also unwatches its rooms on the server)."""
+        for client, pacer in self.players + self.spectators:
+            self.tally.paced += pacer.waited
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), 5)
+
+    async def run(self) -> None:
+        """Play matches back to back until the run is done; a broken connection ends the slot."""
+        try:
+            for match in range(MATCHES_PER_SLOT):
+                if self.tally.done():
+                    return
+                await self.match(match)
+        except (ConnectionError, ClientError, TimeoutError) as exc:
+            self.tally.errors[f"slot ended: {type(exc).__name__}"] += 1
+
+    async def match(self, number: int) -> None:
+        """One match: create, join, spectate, both seats play concurrently, then everyone leaves."""
+        (host, host_pacer), (guest, guest_pacer) = self.players
+        await host_pacer.take()
+        created = await host.create(GAME, seed=self.rng.randrange(2**63))
+        assert isinstance(created, Seat)
+        room = created.room
+        await guest_pacer.take()
+        joined = await guest.join(room)
+        for spectator, pacer in self.spectators:
+            await pacer.take()
+            await spectator.spectate(room)
+        results = await asyncio.gather(
+            self.play(host, host_pacer, created, random.Random(f"{self.seed}:{self.index}:{number}:0")),
+            self.play(guest, guest_pacer, joined, random.Random(f"{self.seed}:{self.index}:{number}:1")),
+        )
+        self.tally.outcomes["finished" if all(r == "over" for r in results) else
+                            "stalled" if "stalled" in results else "cut off at the end"] += 1
+        for client, pacer in self.players + self.spectators:
+            if not self.tally.done():  # at the end the connections close, which unwatches anyway
+                await pacer.take()
+                with contextlib.suppress(ClientError):
+                    await client.leave(room)
+            drain(client, self.tally)
+            forget(client, room)
+
+    async def play(self, client: Client, pacer: Pacer, seat: Seat, rng: random.Random) -> str:
+        """One seat's loop: random legal decisions until the match is over ("over"), the run ends
+        ("cut"), or no view to act on comes ("stalled")."""
+        room = seat.room
+        tally = self.tally
+
+        def actionable(view: dict[str, object]) -> bool:
+            return bool(view.get("legal")) or room in client.over
+
+        for _ in range(MATCH_STEPS):
+            if room in client.over:
+                return "over"
+            if tally.done():
+                return "cut"
+            try:
+                view = await client.wait_view(room, actionable, timeout=tally.wait_limit())
+            except TimeoutError:
+                return "cut" if tally.done() else "stalled"
+            if room in client.over:
+                return "over"
+            if tally.done():
+                return "cut"
+            legal = view["legal"]
+            assert isinstance(legal, list)
+            version = client.versions.get(room, 0)
+            await pacer.take()
+            sent = time.perf_counter()
+            try:
+                reply = await client.decide(seat, rng.choice(legal))
+            except ClientError as exc:
+                tally.errors[exc.code] += 1
+                with contextlib.suppress(TimeoutError):  # act again only on a newer view
+                    await client.wait_view(room, functools.partial(moved, client, room, version), timeout=tally.wait_limit())
+                continue
+            except TimeoutError:
+                tally.errors["decide timed out"] += 1
+                return "stalled"
+            tally.latencies.append(time.perf_counter() - sent)
+            tally.decisions += 1
+            if tally.decisions % FRAME_SAMPLE == 1:
+                tally.frame_bytes.append(len(encode(reply)))
+            drain(client, tally)
+        return "stalled"
+
+
+async def bench(args: argparse.Namespace, url: str, server_pid: int | None, redis_pid: int | None) -> None:
+    """Connect every slot, then play for the duration and print the figures."""
+    tally = Tally(deadline=float("inf"), max_decisions=args.max_decisions)
+    slots = [Slot(i, url, args.spectators, args.seed, args.rate, tally) for i in range(args.matches)]
+    try:
+        try:
+            await asyncio.wait_for(asyncio.gather(*(slot.connect() for slot in slots)), 30)
+        except (OSError, TimeoutError) as exc:
+            raise SystemExit(f"bench: cannot connect to {url}: {exc}") from None
+        server_before = cpu_seconds(server_pid) if server_pid else None
+        redis_before = cpu_seconds(redis_pid) if redis_pid else None
+        own_before = time.process_time()
+        started = time.monotonic()
+        tally.deadline = started + args.duration
+        # every wait inside is bounded; this is the backstop
+        await asyncio.wait_for(asyncio.gather(*(slot.run() for slot in slots)), args.duration + 2 * STALL + 30)
+        elapsed = time.monotonic() - started
+        own = time.process_time() - own_before
+        server_after = cpu_seconds(server_pid) if server_pid else None
+        redis_after = cpu_seconds(redis_pid) if redis_pid else None
+    finally:
+        await asyncio.gather(*(slot.close() for slot in slots))
+    server_cpu = None if server_before is None or server_after is None else server_after - server_before
+    redis_cpu = None if redis_before is None or redis_after is None else redis_after - redis_before
+    report(args, url, tally, elapsed, server_cpu, redis_cpu, own)
+
+
+def report(args: argparse.Namespace, url: str, tally: Tally, elapsed: float,
+           server_cpu: float | None, redis_cpu: float | None, own_cpu: float) -> None:
+    """Print the figures: throughput, latency percentiles, CPU per decision, and what went wrong."""
+    ordered = sorted(tally.latencies)
+    n = tally.decisions
+    cap = 2 * args.matches * args.rate
+    where = f"spawned, redis fsync {args.fsync}" if args.spawn else url
+    print(f"cardroom load: {args.matches} matches x 2 seats, {args.spectators} spectator(s)/room, seed {args.seed}, "
+          f"{elapsed:.1f} s ({where}; client on {loop_name()})")
+    print(f"  decisions       {n}")
+    print(f"  decisions/s     {n / elapsed:.1f}" if elapsed > 0 else "  decisions/s     n/a")
+    print(f"  latency ms      p50 {1e3 * percentile(ordered, 50):.2f}  p90 {1e3 * percentile(ordered, 90):.2f}  "
+          f"p99 {1e3 * percentile(ordered, 99):.2f}  max {1e3 * (ordered[-1] if ordered else float('nan')):.2f}  "
+          "(decide sent -> its view received)")
+    print(f"  server CPU      {format_cpu(server_cpu, n, elapsed, 'decision')}")
+    if args.spawn:
+        print(f"  redis CPU       {format_cpu(redis_cpu, n, elapsed, 'decision')}")
+    print(f"  bench CPU       {format_cpu(own_cpu, n, elapsed, 'decision')} (this client process)")
+    matches = ", ".join(f"{what} {count}" for what, count in sorted(tally.outcomes.items())) or "none"
+    print(f"  matches         {matches}")
+    if tally.frame_bytes:
+        print(f"  view frame      {sum(tally.frame_bytes) / len(tally.frame_bytes):.0f} B mean (decide reply, sampled)")
+    if args.rate > 0:
+        note = "  <- throughput is client-paced: raise --matches" if elapsed > 0 and n / elapsed > 0.8 * cap else ""
+        print(f"  pacing          {args.rate:g} msg/s per connection (server limit {RATE:g}), cap ~{cap:.0f} decisions/s, "
+              f"{tally.paced:.1f} s spent waiting{note}")
+    if tally.errors:
+        print("  errors          " + ", ".join(f"{code} {count}" for code, count in sorted(tally.errors.items())))
+
+
+@contextlib.contextmanager
+def spawned(fsync: str) -> Iterator[tuple[str, int, int]]:
+    """A real redis-server and a ``cardroom serve`` child on free loopback ports, stopped afterwards.
+
+    Yields the server URL, the server's pid and redis-server's pid.
+    """
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp:
+        redis = RedisProcess(Path(tmp) / "redis", fsync=fsync).start()
+        try:
+            assert redis.process is not None
+            port = free_port()
+            log_path = Path(tmp) / "server.log"
+            with log_path.open("wb") as log:
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                     "--redis-url", redis.url],
+                    cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                    env={**os.environ, "CARDROOM_LOG": os.environ.get("CARDROOM_LOG", "WARNING")},
+                )
+                try:
+                    try:
+                        wait_for_port(server, port)
+                    except RuntimeError:
+                        sys.stderr.write(log_path.read_text(errors="replace"))
+                        raise
+                    yield f"ws://127.0.0.1:{port}", server.pid, redis.process.pid
+                finally:
+                    stop_child(server)
+            logged = [line for line in log_path.read_text(errors="replace").splitlines() if "serving on" not in line]
+            if logged:  # warnings and errors only, unless CARDROOM_LOG says otherwise
+                print("server log (last 20 lines):\n  " + "\n  ".join(logged[-20:]))
+        finally:
+            redis.stop()
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.splitlines()[0])
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--url", default="ws://127.0.0.1:8765", help="a running server (loopback only)")
+    where.add_argument("--spawn", action="store_true", help="start a redis-server and a server of our own")
+    parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
+    parser.add_argument("--matches", type=int, default=8, help="concurrent matches (default 8)")
+    parser.add_argument("--spectators", type=int, default=0, help="spectators per room (default 0)")
+    parser.add_argument("--seed", type=int, default=1, help="seeds rooms and every seat's choices (default 1)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds of play (default 10)")
+    parser.add_argument("--max-decisions", type=int, default=1_000_000, help="stop after this many (default 1e6)")
+    parser.add_argument("--rate", type=float, default=0.9 * RATE,
+                        help=f"messages/s per connection, under the server's limit of {RATE:g}; 0: unpaced "
+                             f"(default {0.9 * RATE:g})")
+    parser.add_argument("--fsync", choices=("always", "everysec", "no"), default="always",
+                        help="with --spawn: redis appendfsync (default always, as cardroom serve)")
+    args = parser.parse_args(argv)
+    if args.matches < 1 or args.spectators < 0 or args.duration <= 0 or args.max_decisions < 1:
+        parser.error("need --matches >= 1, --spectators >= 0, --duration > 0, --max-decisions >= 1")
+    if args.spawn and args.server_pid:
+        parser.error("--server-pid goes with --url; --spawn measures its own server")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if args.spawn:
+        with spawned(args.fsync) as (url, server_pid, redis_pid):
+            run_main(bench(args, url, server_pid, redis_pid))
+    else:
+        check_loopback(args.url)
+        run_main(bench(args, args.url, args.server_pid, None))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
