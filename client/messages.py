@@ -1,0 +1,169 @@
+"""Textual messages: what the server said (posted by the link worker) and what the player asked for (posted by screens).
+
+Server messages flow one way: the worker that owns the connection turns each one into
+a message below and posts it to the app, which hands the data to the screens. Screens
+never talk to the connection; they post a request message that bubbles up to the app.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from client.connection import Seat
+
+__all__ = [
+    "Connected",
+    "CreateRoom",
+    "Decide",
+    "Disconnected",
+    "JoinRoom",
+    "LeaveRoom",
+    "Left",
+    "MatchOver",
+    "RefreshRooms",
+    "RoomsListed",
+    "SeatGranted",
+    "ServerError",
+    "Spectating",
+    "SpectateRoom",
+    "ViewArrived",
+]
+
+
+# -- from the server ---------------------------------------------------------
+
+
+class Connected(Message):
+    """The link is up (again) and greeted; ``reconnected`` after a lost connection."""
+
+    def __init__(self, address: str, reconnected: bool) -> None:
+        super().__init__()
+        self.address = address
+        self.reconnected = reconnected
+
+
+class Disconnected(Message):
+    """The link is down; it tries again in ``retry_in`` seconds."""
+
+    def __init__(self, address: str, reason: str, retry_in: float) -> None:
+        super().__init__()
+        self.address = address
+        self.reason = reason
+        self.retry_in = retry_in
+
+
+class RoomsListed(Message):
+    """The lobby listing (each room as the server summarises it)."""
+
+    def __init__(self, rooms: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.rooms = rooms
+
+
+class SeatGranted(Message):
+    """A seat is ours (joined, created, or resumed after a reconnect)."""
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__()
+        self.seat = seat
+
+
+class Spectating(Message):
+    """We watch ``room`` as a spectator."""
+
+    def __init__(self, room: str, game: str) -> None:
+        super().__init__()
+        self.room = room
+        self.game = game
+
+
+class ViewArrived(Message):
+    """A new view of ``room`` at ``version``, and the events (as we may see them) that led to it."""
+
+    def __init__(self, room: str, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.room = room
+        self.version = version
+        self.view = view
+        self.events = events
+
+
+class MatchOver(Message):
+    """The match in ``room`` ended: its outcome, and the seed revealed against the commitment."""
+
+    def __init__(self, room: str, outcome: dict[str, Any], seed: int | None, commitment: str) -> None:
+        super().__init__()
+        self.room = room
+        self.outcome = outcome
+        self.seed = seed
+        self.commitment = commitment
+
+
+class Left(Message):
+    """The server confirmed we no longer watch ``room``."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class ServerError(Message):
+    """An ``error`` the server sent, or a request that failed; shown as a toast."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__()
+        self.code = code
+        self.message = message
+
+
+# -- from the player ---------------------------------------------------------
+
+
+class RefreshRooms(Message):
+    """Ask the server for the room list; ``background`` when no key was pressed for it (fails quietly)."""
+
+    def __init__(self, background: bool = False) -> None:
+        super().__init__()
+        self.background = background
+
+
+class CreateRoom(Message):
+    """Create a room of ``game`` and sit in it."""
+
+    def __init__(self, game: str = "creature_wars") -> None:
+        super().__init__()
+        self.game = game
+
+
+class JoinRoom(Message):
+    """Sit in ``room`` (or take our seat back, if we hold one there)."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class SpectateRoom(Message):
+    """Watch ``room`` without a seat."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class LeaveRoom(Message):
+    """Stop watching ``room`` (a held seat's token is kept, so the seat can be taken back)."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class Decide(Message):
+    """Send ``decision`` (one of the view's legal decisions) for our seat in ``room``."""
+
+    def __init__(self, room: str, decision: dict[str, Any]) -> None:
+        super().__init__()
+        self.room = room
+        self.decision = decision

@@ -1,0 +1,177 @@
+"""The widgets of the Creature Wars table, each driven by reactive attributes the match screen sets.
+
+They only draw what they are given (see :mod:`client.render`); none of them knows a rule.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import RichLog, Static
+
+from client.render import (
+    LOCK,
+    duel_renderable,
+    hand_renderable,
+    hp_bar,
+    player_name,
+    witch_renderable,
+)
+
+__all__ = [
+    "Banner",
+    "DuelPanel",
+    "EmpirePanel",
+    "EventLog",
+    "HandPanel",
+    "StatusLine",
+    "TableInfo",
+    "WitchPanel",
+    "empire_title",
+    "set_empire",
+]
+
+
+class Banner(Static):
+    """A one-line notice across the screen (spectating, connection lost); hidden when empty."""
+
+    DEFAULT_CSS = """
+    Banner { width: 1fr; height: auto; padding: 0 1; background: $warning 30%; color: $text; text-style: bold; }
+    Banner.-empty { display: none; }
+    """
+
+    message: reactive[str] = reactive("")
+
+    def watch_message(self, message: str) -> None:
+        self.set_class(not message, "-empty")
+        self.update(message)
+
+
+class EmpirePanel(Static):
+    """One player's Empire: name, HP bar, hand size and the lock glyph; nothing else of the hand."""
+
+    DEFAULT_CSS = """
+    EmpirePanel { height: auto; padding: 0 1; background: $boost; }
+    """
+
+    title: reactive[str] = reactive("")
+    hp: reactive[int] = reactive(0)
+    max_hp: reactive[int] = reactive(30)
+    hand: reactive[int] = reactive(0)
+    locked: reactive[bool] = reactive(False)
+    passed: reactive[bool] = reactive(False)
+
+    def render(self) -> Text:
+        out = Text()
+        out.append(self.title, style="bold")
+        out.append(" ─ Empire ")
+        out.append_text(hp_bar(self.hp, self.max_hp))
+        out.append(f" ─ hand {self.hand}")
+        if self.locked:
+            out.append(f" ─ {LOCK} locked in", style="bold")
+        elif self.passed:
+            out.append(" ─ passes (no playable card)", style="italic")
+        return out
+
+
+class TableInfo(Static):
+    """Deck count, turn, who draws first, and the final-duel warning."""
+
+    DEFAULT_CSS = """
+    TableInfo { height: 1; content-align: center middle; width: 1fr; }
+    """
+
+    info: reactive[str] = reactive("")
+
+    def render(self) -> str:
+        return self.info
+
+
+class DuelPanel(Static):
+    """The last duel revealed: both cards in notation with their power, and the summary."""
+
+    DEFAULT_CSS = """
+    DuelPanel { height: auto; padding: 0 1; }
+    """
+
+    duel: reactive[dict[str, Any] | None] = reactive(None, always_update=True, layout=True)
+    order: reactive[tuple[int, int]] = reactive((1, 0))
+    titles: reactive[tuple[str, str]] = reactive(("Opponent", "You"))
+
+    def render(self) -> Any:
+        return duel_renderable(self.duel, self.order, self.titles)
+
+
+class HandPanel(Static):
+    """Your hand: numbered cards, the selected one highlighted, the unplayable ones dimmed."""
+
+    DEFAULT_CSS = """
+    HandPanel { height: auto; padding: 0 1; }
+    """
+
+    cards: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    selected: reactive[int | None] = reactive(None)
+    playable: reactive[frozenset[int]] = reactive(frozenset())
+    locked_slot: reactive[int | None] = reactive(None)
+
+    def render(self) -> Text:
+        return hand_renderable(self.cards, selected=self.selected, playable=set(self.playable),
+                               locked_slot=self.locked_slot)
+
+
+class WitchPanel(Static):
+    """A side panel with the selected witch's full rules text; toggled with ``w``."""
+
+    DEFAULT_CSS = """
+    WitchPanel { width: 40; height: 1fr; border-left: solid $accent; padding: 0 1; display: none; }
+    WitchPanel.-open { display: block; }
+    """
+
+    card: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+
+    def render(self) -> Any:
+        return witch_renderable(self.card)
+
+
+class EventLog(RichLog):
+    """The event texts the server sent with each view, oldest first; never takes focus, so keys reach the screen."""
+
+    DEFAULT_CSS = """
+    EventLog { height: 1fr; min-height: 3; border-top: solid $primary; background: $surface; }
+    """
+    can_focus = False
+
+    def add(self, text: str, style: str = "") -> None:
+        self.write(Text(text, style=style))
+
+
+class StatusLine(Static):
+    """Whose move it is, in one line."""
+
+    DEFAULT_CSS = """
+    StatusLine { height: 1; padding: 0 1; background: $primary 40%; text-style: bold; }
+    """
+
+    status: reactive[str] = reactive("")
+
+    def render(self) -> str:
+        return self.status
+
+
+def empire_title(seat: int, own: int | None) -> str:
+    """"You (Player 1)", "Opponent (Player 2)", or just "Player 2" for spectators."""
+    if own is None:
+        return player_name(seat)
+    return f"{'You' if seat == own else 'Opponent'} ({player_name(seat)})"
+
+
+def set_empire(panel: EmpirePanel, view: Mapping[str, Any], seat: int) -> None:
+    """Fill an Empire panel from the public part of a view."""
+    panel.title = empire_title(seat, view.get("seat"))
+    panel.hp = int(view["hp"][seat])
+    panel.max_hp = int(view.get("max_hp") or 30)
+    panel.hand = int(view["hands"][seat]["count"])
+    panel.locked = bool((view.get("locked") or [False, False])[seat])
+    panel.passed = bool((view.get("passed") or [False, False])[seat])
