@@ -9,6 +9,6 @@ fi
 stamp=.venv/.cardroom-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat
+  .venv/bin/python -m pip install --quiet -e '.[test]'
   touch "$stamp"
 fi
