@@ -42,8 +42,8 @@ class OutcomeReason(enum.StrEnum):
 
     KNOCKOUT = "knockout"
     MAYHEM = "mayhem"
-    COMPLETED = "completed"
-    ABANDONED = "abandoned"
+    WON = "won"
+    LOST = "lost"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from engine.creature_wars.cards import WITCH_BASE, Card, PowerType, Tribe, beats
 from engine.creature_wars.state import PASS, Duel, Options, Phase, State, parse_card
 from engine.creature_wars.witch_catalogue import Rarity, by_rarity
-from engine.errors import IllegalDecision, MatchOver, NotYourTurn
+from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat
 from engine.rng import Rng
 
@@ -304,13 +304,21 @@ def _rally_bonus(tribe_rally: bool, type_rally: bool) -> int:
     return 6 if tribe_rally and type_rally else 2 if tribe_rally or type_rally else 0
 
 
+def _scenario_card(option: str, text: str, uid: int) -> Card:
+    """A scenario card; a bad one names the option it came from."""
+    try:
+        return parse_card(text, uid)
+    except BadOptions as exc:
+        raise BadOptions(f"option {option!r}: {exc.message}") from None
+
+
 def setup(raw: Mapping[str, Any], seed: int) -> State:
     """Deal a match: the 52-card deck (or a scenario's), 5-card hands, 30 HP, then turn 1's draws."""
     options = Options.parse(raw)
     rng = Rng.from_seed(seed)
     uid = 0
     if options.deck is not None:
-        deck = [parse_card(text, i) for i, text in enumerate(options.deck)]
+        deck = [_scenario_card("deck", text, i) for i, text in enumerate(options.deck)]
         uid = len(deck)
     else:
         deck = []
@@ -322,7 +330,7 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
     hands: list[list[Card]] = [[], []]
     if options.hands is not None:
         for seat in (0, 1):
-            hands[seat] = [parse_card(text, uid + i) for i, text in enumerate(options.hands[seat])]
+            hands[seat] = [_scenario_card("hands", text, uid + i) for i, text in enumerate(options.hands[seat])]
             uid += len(hands[seat])
     first = options.first_drawer
     if first is None:

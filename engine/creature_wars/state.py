@@ -52,7 +52,7 @@ class Options:
             return value
 
         first = raw.get("first_drawer")
-        if first is not None and first not in (0, 1):
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first not in (0, 1)):
             raise BadOptions("option 'first_drawer' must be 0 or 1")
         deck = raw.get("deck")
         if deck is not None and (not isinstance(deck, (list, tuple)) or not all(isinstance(c, str) for c in deck)):
