@@ -9,7 +9,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
-__all__ = ["Decision", "Event", "Game", "Outcome", "OutcomeReason", "Seat", "redact"]
+__all__ = ["Decision", "Event", "Game", "Outcome", "OutcomeReason", "Seat", "redact", "redact_all"]
 
 Seat = int
 Decision = Mapping[str, Any]
@@ -21,12 +21,14 @@ class Event:
     """Something that happened, told to each recipient only as far as it may know.
 
     ``public`` is what everyone (spectators too) is told; ``secret[seat]`` is merged on
-    top of it for that seat alone, e.g. the card a seat drew.
+    top of it for that seat alone, e.g. the card a seat drew. A ``private`` event is told
+    only to the seats in ``secret`` (a rally in a hidden hand is nobody else's business).
     """
 
     kind: str
     public: Mapping[str, Any]
     secret: Mapping[Seat, Mapping[str, Any]] = field(default_factory=dict)
+    private: bool = False
 
 
 def redact(event: Event, seat: Seat | None) -> dict[str, Any]:
@@ -35,6 +37,11 @@ def redact(event: Event, seat: Seat | None) -> dict[str, Any]:
     if seat is not None and seat in event.secret:
         out.update(event.secret[seat])
     return out
+
+
+def redact_all(events: Sequence[Event], seat: Seat | None) -> list[dict[str, Any]]:
+    """Every event ``seat`` may be told of, each as it may see it."""
+    return [redact(e, seat) for e in events if not e.private or (seat is not None and seat in e.secret)]
 
 
 class OutcomeReason(enum.StrEnum):

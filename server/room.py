@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 
 from engine.errors import EngineError
-from engine.interface import Decision, Event, Game, Seat, redact
+from engine.interface import Decision, Event, Game, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server.connection import Connection
 from server.store import RoomRecord, Store
@@ -157,9 +157,9 @@ class Room:
             })
         for conn, seat in list(self.watchers.items()):
             if conn is decider:
-                frame = self.view_frame(seat, [redact(e, seat) for e in evs], re)
+                frame = self.view_frame(seat, redact_all(evs, seat), re)
             else:
-                frame = frames.get(seat) or frames.setdefault(seat, self.view_frame(seat, [redact(e, seat) for e in evs]))
+                frame = frames.get(seat) or frames.setdefault(seat, self.view_frame(seat, redact_all(evs, seat)))
             conn.send(frame)
             if over is not None:
                 conn.send(over)

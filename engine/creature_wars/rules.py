@@ -68,8 +68,9 @@ class _Draft:
 
     # -- small helpers -------------------------------------------------------
 
-    def emit(self, kind: str, text: str, secret: Mapping[Seat, Mapping[str, Any]] | None = None, **public: Any) -> None:
-        self.events.append(Event(kind, {"text": text, **public}, dict(secret or {})))
+    def emit(self, kind: str, text: str, secret: Mapping[Seat, Mapping[str, Any]] | None = None,
+             private: bool = False, **public: Any) -> None:
+        self.events.append(Event(kind, {"text": text, **public}, dict(secret or {}), private))
 
     def uid(self) -> int:
         self.next_uid += 1
@@ -141,7 +142,7 @@ class _Draft:
                     upgrades.append(f"{card.notation()} → Lvl.{card.level + bonus}")
             if upgrades:
                 self.emit("rally", f"{who(seat)} forms a Rally.", {seat: {"text": "Rally! " + "; ".join(upgrades)}},
-                          seat=seat)
+                          private=True, seat=seat)
             if witches >= RALLY_SIZE and not self.witch_rallied[seat]:
                 self.witch_rallied[seat] = True
                 spec, self.rng = self.rng.choice(by_rarity(Rarity.SINFUL))
@@ -150,7 +151,7 @@ class _Draft:
                 hand.append(card)
                 self.emit("gain", f"{who(seat)}'s first Witch Rally grants a Sinful Witch.",
                           {seat: {"text": f"Your first Witch Rally grants {card.notation()}.", "card": card.notation()}},
-                          seat=seat)
+                          private=True, seat=seat)
                 continue
             return
 

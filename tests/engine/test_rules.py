@@ -595,3 +595,17 @@ def test_default_setup_matches_the_rules() -> None:
     unrallied = {(c.tribe, c.level) for c in state.deck if not c.is_witch}
     assert all(1 <= level <= 6 for _, level in unrallied)
     assert sum(c.is_witch for c in every) == 10 + sum(state.witch_rallied)
+
+
+def test_rally_events_are_told_only_to_their_holder() -> None:
+    """A rally in a hidden hand is private: the opponent and spectators are not told of it."""
+    from engine.interface import redact_all
+
+    deck = ["Lvl.1 Skeleton", "Lvl.1 Vampire", "Lvl.1 Dragon", "Lvl.1 Holy Wolf", "Lvl.1 Pirate", "Lvl.1 Giant"]
+    wolves = ["Lvl.0 Holy Wolf", "Lvl.1 Fire Wolf", "Lvl.1 Ancient Wolf", "Lvl.1 Nightmare Wolf"]
+    state = start([wolves, ["Lvl.1 Serpent"] * 3], deck)
+    _, events = duel(state, "Lvl.3 Fire Wolf! {2}", "Lvl.1 Serpent {0}")
+    assert [e for e in redact_all(events, 0) if e["kind"] == "rally"]
+    assert not [e for e in redact_all(events, 1) if e["kind"] == "rally"]
+    assert not [e for e in redact_all(events, None) if e["kind"] == "rally"]
+    assert len(redact_all(events, 1)) == len(events) - 1
