@@ -72,6 +72,9 @@ class Game(Protocol):
     def seats(self, options: Mapping[str, Any]) -> int:
         """How many players the game with these options seats."""
 
+    def scenario(self, options: Mapping[str, Any]) -> bool:
+        """True when the options fix the deal (a fixed deck, hands, stats): a scenario, not a ranked game."""
+
     def setup(self, options: Mapping[str, Any], seed: int) -> Any:
         """The starting state; raises :class:`engine.errors.BadOptions`."""
 

@@ -31,7 +31,9 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("options", dict, required=False),
         Field("seed", int, required=False),
         Field("sit", bool, required=False),
+        Field("daily", bool, required=False),
     ),
+    "scores": (Field("game", str, max_len=40), Field("daily", bool, required=False), Field("limit", int, required=False)),
     "join": (_ROOM, Field("seat", int, required=False)),
     "resume": (_ROOM, _TOKEN),
     "spectate": (_ROOM,),
@@ -41,6 +43,6 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
 """Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
 
 SERVER_MESSAGES: frozenset[str] = frozenset(
-    {"welcome", "rooms", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error"}
+    {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error"}
 )
 """Server → client message types."""

@@ -24,7 +24,19 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
     play.add_argument("--name", default=os.environ.get("USER", "player"))
 
+    scores = sub.add_parser("scores", help="show a solitaire's high-score table")
+    scores.add_argument("game", nargs="?", default=None, help="fairy_tableau or queens_challenge (default: both)")
+    scores.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    scores.add_argument("--daily", action="store_true", help="today's table (the daily seed) instead of all time")
+    scores.add_argument("--limit", type=int, default=10)
+
     args = parser.parse_args(argv)
+    if args.command == "scores":
+        import asyncio
+
+        from client.scores import show_scores
+
+        return asyncio.run(show_scores(args.url, args.game, daily=args.daily, limit=args.limit))
     if args.command == "serve":
         from server.app import serve_forever
 

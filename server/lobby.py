@@ -1,6 +1,8 @@
 """The lobby: every live room by id; creating rooms and reloading them after a restart."""
 from __future__ import annotations
 
+import datetime
+import hashlib
 import logging
 import secrets
 import time
@@ -19,6 +21,16 @@ log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
 
 
+def today() -> str:
+    """The UTC date that names the daily table."""
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
+
+
+def daily_seed(game: str, day: str) -> int:
+    """The same seed for everyone playing ``game`` on ``day``."""
+    return int.from_bytes(hashlib.sha256(f"cardroom:daily:{game}:{day}".encode()).digest()[:8], "big") >> 1
+
+
 class Lobby:
     """Rooms in memory, backed by the store."""
 
@@ -35,18 +47,36 @@ class Lobby:
     def listing(self, game: str | None = None) -> list[dict[str, Any]]:
         return [r.summary() for r in self.rooms.values() if game is None or r.game.name == game]
 
-    async def create(self, game_name: str, options: dict[str, Any], seed: int | None) -> Room:
-        """Set up a match and store it before anyone is told of it."""
+    async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False) -> Room:
+        """Set up a match and store it before anyone is told of it.
+
+        A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
+        a daily room (default options, the day's seed) in that day's table; a room with a
+        chosen seed or scenario options is not ranked.
+        """
         game = registry.get(game_name)
         if game is None:
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game_name!r}; games: {', '.join(registry.GAMES)}")
-        if seed is None:
-            seed = secrets.randbits(63)
-        elif not 0 <= seed < 2**63:
+        if daily and (seed is not None or options):
+            raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: a daily room takes no 'seed' and no 'options'")
+        if seed is not None and not 0 <= seed < 2**63:
             raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: field 'seed' must be from 0 to 2**63 - 1")
         try:
-            state = game.setup(options, seed)
             seats = game.seats(options)
+            scenario = game.scenario(options)
+        except EngineError as exc:
+            raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
+        table = ""
+        if daily:
+            day = today()
+            seed, table = daily_seed(game.name, day), f"daily:{day}"
+        elif seed is None:
+            seed = secrets.randbits(63)
+            table = "" if scenario else "all"
+        if seats != 1:
+            table = ""
+        try:
+            state = game.setup(options, seed)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
         for _ in range(8):
@@ -54,6 +84,7 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
+                table=table,
             )
             if await self.store.create(record):
                 room = Room(record, game, state, self.store)
@@ -61,6 +92,20 @@ class Lobby:
                 self._evict()
                 return room
         raise ProtocolError(ErrorCode.INTERNAL, "could not find a free room id")
+
+    async def scores(self, game_name: str, daily: bool, limit: int) -> dict[str, Any]:
+        """A game's high-score table (or today's), best first."""
+        if registry.get(game_name) is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game_name!r}; games: {', '.join(registry.GAMES)}")
+        if not 1 <= limit <= 100:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "scores: field 'limit' must be from 1 to 100")
+        table = f"daily:{today()}" if daily else "all"
+        rows = await self.store.scores(game_name, table, limit)
+        entries = []
+        for rank, (member, points) in enumerate(rows, 1):
+            name, _, room = member.rpartition("|")
+            entries.append({"rank": rank, "name": name, "room": room, "score": points})
+        return {"game": game_name, "table": table, "entries": entries}
 
     def _evict(self) -> None:
         finished = [rid for rid, room in self.rooms.items() if room.over and not room.watchers]

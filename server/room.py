@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 
 from engine.errors import EngineError
-from engine.interface import Decision, Event, Game, Seat, redact_all
+from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server.connection import Connection
 from server.store import RoomRecord, Store
@@ -40,6 +40,8 @@ class Room:
         self.commitment = record.commitment
         self.created = record.created
         self.seats: list[str | None] = list(record.seats)
+        self.names: list[str] = list(record.names) + [""] * (len(record.seats) - len(record.names))
+        self.table = record.table
         self.state = state
         self.store = store
         self.watchers: dict[Connection, Seat | None] = {}
@@ -65,7 +67,10 @@ class Room:
             "spectators": sum(1 for s in self.watchers.values() if s is None),
             "status": status,
             "version": self.version,
-            "scenario": bool(self.options.get("deck") or self.options.get("hands")),
+            "scenario": self.game.scenario(self.options),
+            "ranked": self.table,
+            "players": list(self.names),
+            "score": self.game.view(self.state, None).get("score"),
             "commitment": self.commitment,
         }
 
@@ -76,7 +81,7 @@ class Room:
                 return seat
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
 
-    async def claim(self, seat: Seat | None) -> tuple[Seat, str]:
+    async def claim(self, seat: Seat | None, name: str = "") -> tuple[Seat, str]:
         """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
         async with self.lock:
             if seat is None:
@@ -90,9 +95,10 @@ class Room:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
-            if not await self.store.claim(self.id, seat, digest):
+            if not await self.store.claim(self.id, seat, digest, name):
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
+            self.names[seat] = name
         self.broadcast((), None, None)
         return seat, token
 
@@ -132,15 +138,23 @@ class Room:
                 raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
             new_version = self.game.version(state)
             record = msgpack.packb({"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time()})
-            over = self.game.outcome(state) is not None
+            outcome = self.game.outcome(state)
             try:
                 await self.store.commit(
-                    self.id, current, new_version, msgpack.packb(self.game.dump(state)), record, over
+                    self.id, current, new_version, msgpack.packb(self.game.dump(state)), record,
+                    outcome is not None, self.score_entry(outcome),
                 )
             except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
             self.state = state
             self.broadcast(events, conn, re)
+
+    def score_entry(self, outcome: Outcome | None) -> tuple[str, str, int] | None:
+        """A finished ranked solitaire's entry for its high-score table: (table, member, points)."""
+        if outcome is None or not self.table or len(self.seats) != 1 or not outcome.scores:
+            return None
+        member = f"{self.names[0] or 'anonymous'}|{self.id}"
+        return f"{self.game.name}:{self.table}", member, outcome.scores[0]
 
     def broadcast(self, events: Any, decider: Connection | None, re: int | None) -> None:
         """Each watcher gets its own view and events; frames are built once per seat."""

@@ -87,7 +87,7 @@ class Session:
         self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
-        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"))
+        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False))
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
             await self.sit(room.id, None, re)
@@ -97,7 +97,7 @@ class Session:
 
     async def sit(self, room_id: str, seat: int | None, re: int) -> None:
         room = self.lobby.get(room_id)
-        seat, token = await room.claim(seat)
+        seat, token = await room.claim(seat, self.conn.name)
         self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=token)
         room.watch(self.conn, seat)
         self.conn.send(room.view_frame(seat, []))
@@ -114,6 +114,9 @@ class Session:
         self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
         room.watch(self.conn, None)
         self.conn.send(room.view_frame(None, []))
+
+    async def on_scores(self, m: dict[str, Any], re: int) -> None:
+        self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))
 
     async def on_leave(self, m: dict[str, Any], re: int) -> None:
         room = self.lobby.get(m["room"])

@@ -29,6 +29,7 @@ redis.call('RPUSH', KEYS[2], ARGV[4])
 if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'over', '1')
   redis.call('SREM', KEYS[3], ARGV[6])
+  if ARGV[7] ~= '' then redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
 end
 return 1
 """
@@ -47,10 +48,17 @@ class RoomRecord:
     version: int
     state: dict[str, Any]
     seats: tuple[str | None, ...]
+    names: tuple[str, ...] = ()
+    table: str = ""
+    """The high-score table the room's result goes to: ``all``, ``daily:YYYY-MM-DD``, or "" (not ranked)."""
 
 
 def _key(room: str) -> str:
     return f"{PREFIX}room:{room}"
+
+
+def _scores(table: str) -> str:
+    return f"{PREFIX}scores:{table}"
 
 
 class Store:
@@ -83,6 +91,7 @@ class Store:
             "version": str(record.version),
             "state": msgpack.packb(record.state),
             "seats": str(len(record.seats)),
+            "table": record.table,
         }
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
@@ -90,16 +99,23 @@ class Store:
             await pipe.execute()
         return True
 
-    async def claim(self, room: str, seat: int, token_hash: str) -> bool:
-        """Claim a seat for a token hash; False if someone holds it already."""
-        return bool(await self.redis.hsetnx(_key(room), f"seat:{seat}", token_hash))
-
-    async def commit(self, room: str, expected: int, version: int, state: bytes, record: bytes, over: bool) -> None:
-        """Persist a decision: new state + log record, atomically, refused if the version moved."""
+    async def claim(self, room: str, seat: int, token_hash: str, name: str) -> bool:
+        """Claim a seat for a token hash (and the player's name); False if someone holds it already."""
         key = _key(room)
+        if not await self.redis.hsetnx(key, f"seat:{seat}", token_hash):
+            return False
+        await self.redis.hset(key, f"name:{seat}", name)
+        return True
+
+    async def commit(self, room: str, expected: int, version: int, state: bytes, record: bytes, over: bool,
+                     score: tuple[str, str, int] | None = None) -> None:
+        """Persist a decision: new state + log record (+ the final score in its table), atomically,
+        refused if the version moved. ``score`` is (table, member, points)."""
+        key = _key(room)
+        table, member, points = score or ("", "", 0)
         done = await self._commit(
-            keys=[key, key + ":log", OPEN],
-            args=[str(expected), str(version), state, record, "1" if over else "0", room],
+            keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore"],
+            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points)],
         )
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
@@ -126,7 +142,16 @@ class Store:
             version=int(raw[b"version"]),
             state=msgpack.unpackb(raw[b"state"], raw=False, strict_map_key=False),
             seats=seats,
+            names=tuple(raw.get(f"name:{n}".encode(), b"").decode() for n in range(count)),
+            table=raw.get(b"table", b"").decode(),
         )
+
+    async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
+        """The best ``limit`` (member, points) of a game's table, best first."""
+        rows: list[tuple[bytes, float]] = await self.redis.zrevrange(  # type: ignore[assignment]
+            _scores(f"{game}:{table}"), 0, limit - 1, withscores=True
+        )
+        return [(member.decode(), int(points)) for member, points in rows]
 
     async def open_rooms(self) -> list[RoomRecord]:
         """Every unfinished room, for resuming after a restart."""

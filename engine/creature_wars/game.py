@@ -20,6 +20,9 @@ class CreatureWars:
     def seats(self, options: Mapping[str, Any]) -> int:
         return 2
 
+    def scenario(self, options: Mapping[str, Any]) -> bool:
+        return st.Options.parse(options).scenario
+
     def setup(self, options: Mapping[str, Any], seed: int) -> st.State:
         return rules.setup(options, seed)
 

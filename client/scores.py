@@ -1,0 +1,35 @@
+"""``cardroom scores``: fetch high-score tables from a server and print them."""
+from __future__ import annotations
+
+from typing import Any
+
+from client.connection import Client, ClientError
+
+__all__ = ["SOLITAIRES", "format_table", "show_scores"]
+
+SOLITAIRES = ("fairy_tableau", "queens_challenge")
+
+
+def format_table(table: dict[str, Any]) -> str:
+    """A table as aligned text: rank, score, name, room."""
+    title = f"{table['game']} — {'today (' + table['table'][6:] + ')' if table['table'].startswith('daily:') else 'all time'}"
+    lines = [title, "-" * len(title)]
+    if not table["entries"]:
+        lines.append("  no scores yet")
+    for entry in table["entries"]:
+        lines.append(f"{entry['rank']:>4}. {entry['score']:>6}  {entry['name'] or 'anonymous':<20} #{entry['room']}")
+    return "\n".join(lines)
+
+
+async def show_scores(url: str, game: str | None, *, daily: bool, limit: int) -> int:
+    """Print the tables; exit status 1 with the server's message on an error."""
+    async with await Client.connect(url, name="scores") as client:
+        for name in (game,) if game else SOLITAIRES:
+            try:
+                table = await client.request("scores", game=name, daily=daily, limit=limit)
+            except ClientError as exc:
+                print(f"cardroom scores: {exc.message}")
+                return 1
+            print(format_table(table))
+            print()
+    return 0
