@@ -20,6 +20,7 @@ VALID: dict[str, dict[str, Any]] = {
     "leave": {"t": "leave", "id": 7, "room": "r1"},
     "decide": {"t": "decide", "id": 8, "room": "r1", "token": "tok", "version": 3,
                "decision": {"kind": "play", "slot": 0}},
+    "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
 }
 
 SCALARS = st.one_of(
