@@ -100,6 +100,10 @@ class Game(Protocol):
     def outcome(self, state: Any) -> Outcome | None:
         """``None`` while the match goes on."""
 
+    def timer(self, state: Any) -> tuple[Seat, int] | None:
+        """A seat whose decision is timed, and the limit in seconds: when it runs out the server
+        applies ``{"kind": "timeout"}`` for that seat, and the game takes its default."""
+
     def dump(self, state: Any) -> dict[str, Any]:
         """The state as plain data (maps, lists, ints, strings) for storage."""
 

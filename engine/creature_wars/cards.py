@@ -76,6 +76,8 @@ class Card:
     witch_rally: bool = False
     ready_turn: int = 0
     banned: bool = False
+    token: str | None = None
+    tags: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:
@@ -88,6 +90,40 @@ class Card:
     @property
     def is_witch(self) -> bool:
         return self.kind is CardKind.WITCH
+
+    @property
+    def kin(self) -> str | None:
+        """What Tribal Clashes and Tribe Rallies compare: the Tribe, or a token's own kind (a Phantom)."""
+        if self.tribe is not None:
+            return self.tribe.value
+        return self.token if not self.is_witch else None
+
+    @property
+    def name(self) -> str:
+        """The word after the Power Type in the notation: Tribe, token name or witch name."""
+        if self.is_witch:
+            return self.witch or "Witch"
+        if self.token is not None:
+            return self.token
+        return self.tribe.value if self.tribe else "Creature"
+
+    def tag(self, name: str, default: int = 0) -> int:
+        """A mark an effect left on the card (a web, a ring, an explosion turn ...)."""
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
+
+    def has(self, name: str) -> bool:
+        return any(key == name for key, _ in self.tags)
+
+    def tagged(self, name: str, value: int = 1) -> Card:
+        """The card with a mark set."""
+        tags = tuple(sorted([(k, v) for k, v in self.tags if k != name] + [(name, value)]))
+        return replace(self, tags=tags)
+
+    def untagged(self, name: str) -> Card:
+        return replace(self, tags=tuple((k, v) for k, v in self.tags if k != name))
 
     def power_against(self, other: Card) -> int:
         """Fight power: base strength + level, +3 with a type advantage."""
@@ -112,8 +148,7 @@ class Card:
             parts = []
             if self.ptype is not None:
                 parts.append(f"{self.ptype.value}{'!' if self.type_rally else ''}")
-            assert self.tribe is not None
-            parts.append(f"{self.tribe.value}{'!' if self.tribe_rally else ''}")
+            parts.append(f"{self.name}{'!' if self.tribe_rally else ''}")
             middle = " ".join(parts)
         text = f"Lvl.{self.level} {middle} {{{self.base}}}"
         if self.banned:

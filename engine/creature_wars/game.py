@@ -41,6 +41,9 @@ class CreatureWars:
     def view(self, state: st.State, seat: Seat | None) -> dict[str, Any]:
         return _view(state, seat)
 
+    def timer(self, state: st.State) -> tuple[Seat, int] | None:
+        return rules.timer(state)
+
     def outcome(self, state: st.State) -> Outcome | None:
         return state.outcome
 

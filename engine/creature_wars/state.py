@@ -11,7 +11,7 @@ from engine.creature_wars.witch_catalogue import by_name
 from engine.errors import BadOptions
 from engine.interface import Outcome, OutcomeReason
 
-__all__ = ["PASS", "Duel", "Options", "Phase", "State", "dump", "load", "parse_card"]
+__all__ = ["PASS", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load", "parse_card"]
 
 PASS = -1
 """The sealed choice of a seat with no playable card."""
@@ -123,6 +123,40 @@ class Duel:
 
 
 @dataclass(frozen=True, slots=True)
+class Modifier:
+    """A lasting or one-shot effect in play: handled by the rule registered under ``key``.
+
+    ``until`` is the last turn it lasts (0: the rest of the game); ``text`` is what the
+    client shows; a ``hidden`` modifier is shown to its owner only.
+    """
+
+    key: str
+    owner: int
+    value: int = 0
+    until: int = 0
+    data: str = ""
+    text: str = ""
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A question an effect put to a player: pick one of ``options`` (by index) within ``timeout`` seconds.
+
+    On time-out the first option is taken. ``memo`` is the asking effect's own note
+    (e.g. the uids it offered), never shown to anyone.
+    """
+
+    seat: int
+    key: str
+    prompt: str
+    options: tuple[str, ...]
+    memo: tuple[int, ...] = ()
+    timeout: int = 30
+    caster: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """Everything about a match, hidden parts included; only ``view`` lets any of it out."""
 
@@ -143,6 +177,14 @@ class State:
     witch_rallied: tuple[bool, bool] = (False, False)
     last_duel: Duel | None = None
     outcome: Outcome | None = field(default=None)
+    modifiers: tuple[Modifier, ...] = ()
+    counters: tuple[tuple[str, int], ...] = ()
+    slain: tuple[Card, ...] = ()
+    removed: tuple[Card, ...] = ()
+    pending: Pending | None = None
+    in_play: tuple[Card | None, Card | None] | None = None
+    cast: tuple[bool, bool] = (False, False)
+    sacks: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
 
 
 def _card_data(card: Card) -> list[Any]:
@@ -150,15 +192,20 @@ def _card_data(card: Card) -> list[Any]:
         card.uid, card.kind.value, card.level, card.base,
         card.tribe.value if card.tribe else None, card.ptype.value if card.ptype else None, card.witch,
         card.tribe_rally, card.type_rally, card.witch_rally, card.ready_turn, card.banned,
+        card.token, [list(t) for t in card.tags],
     ]
 
 
 def _card(data: Sequence[Any]) -> Card:
-    uid, kind, level, base, tribe, ptype, witch, tr, ty, wr, ready, banned = data
+    uid, kind, level, base, tribe, ptype, witch, tr, ty, wr, ready, banned, token, tags = data
     return Card(
         uid, CardKind(kind), level, base, Tribe(tribe) if tribe else None, PowerType(ptype) if ptype else None,
-        witch, tr, ty, wr, ready, banned,
+        witch, tr, ty, wr, ready, banned, token, tuple((k, v) for k, v in tags),
     )
+
+
+def _cards(data: Sequence[Any]) -> tuple[Card, ...]:
+    return tuple(_card(c) for c in data)
 
 
 def _maybe_card(data: Sequence[Any] | None) -> Card | None:
@@ -197,6 +244,18 @@ def dump(state: State) -> dict[str, Any]:
             "winner": outcome.winner, "reason": outcome.reason.value,
             "scores": list(outcome.scores), "detail": outcome.detail,
         },
+        "modifiers": [[m.key, m.owner, m.value, m.until, m.data, m.text, m.hidden] for m in state.modifiers],
+        "counters": [list(c) for c in state.counters],
+        "slain": [_card_data(c) for c in state.slain],
+        "removed": [_card_data(c) for c in state.removed],
+        "pending": None if state.pending is None else [
+            state.pending.seat, state.pending.key, state.pending.prompt, list(state.pending.options),
+            list(state.pending.memo), state.pending.timeout,
+            None if state.pending.caster is None else _card_data(state.pending.caster),
+        ],
+        "in_play": None if state.in_play is None else [None if c is None else _card_data(c) for c in state.in_play],
+        "cast": list(state.cast),
+        "sacks": [[_card_data(c) for c in sack] for sack in state.sacks],
     }
 
 
@@ -234,4 +293,15 @@ def load(data: Mapping[str, Any]) -> State:
             winner=outcome["winner"], reason=OutcomeReason(outcome["reason"]),
             scores=tuple(outcome["scores"]), detail=outcome["detail"],
         ),
+        modifiers=tuple(Modifier(k, o, v, u, d, t, bool(h)) for k, o, v, u, d, t, h in data["modifiers"]),
+        counters=tuple((k, v) for k, v in data["counters"]),
+        slain=_cards(data["slain"]),
+        removed=_cards(data["removed"]),
+        pending=None if data["pending"] is None else Pending(
+            data["pending"][0], data["pending"][1], data["pending"][2], tuple(data["pending"][3]),
+            tuple(data["pending"][4]), data["pending"][5], _maybe_card(data["pending"][6]),
+        ),
+        in_play=None if data["in_play"] is None else (_maybe_card(data["in_play"][0]), _maybe_card(data["in_play"][1])),
+        cast=(bool(data["cast"][0]), bool(data["cast"][1])),
+        sacks=(_cards(data["sacks"][0]), _cards(data["sacks"][1])),
     )

@@ -88,6 +88,15 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "outcome": None,
         "scenario": state.options.scenario,
     }
+    out["modifiers"] = [
+        {"text": m.text, "owner": m.owner, "until": m.until}
+        for m in state.modifiers if m.text and (not m.hidden or m.owner == seat)
+    ]
+    out["revealed"] = None if state.in_play is None else [None if c is None else card_view(c) for c in state.in_play]
+    pending = state.pending
+    out["waiting_for"] = None if pending is None else pending.seat
+    if pending is not None and pending.seat == seat:
+        out["question"] = {"prompt": pending.prompt, "options": list(pending.options), "timeout": pending.timeout}
     if seat is not None:
         out["legal"] = legal(state, seat)
         sealed = state.sealed[seat]

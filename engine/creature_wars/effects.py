@@ -1,0 +1,244 @@
+"""The witch effect system: hooks, and the registries of witch effects, lasting rules and tokens.
+
+Three kinds of thing react to the game, all through the same hooks:
+
+- an :class:`Effect` belongs to a witch card (by catalogue key): it is cast when the witch
+  is played, reacts to the witch's own fight, and may act while the witch is held;
+- a :class:`Rule` belongs to a :class:`~engine.creature_wars.state.Modifier` in play
+  ("for the rest of the game ...", "the next duel ..."), by the modifier's key;
+- a :class:`Token` belongs to a made-up card (a Wraith, a Scarecrow, a Raven ...), by name.
+
+The turn loop calls the hooks at fixed points (see :mod:`engine.creature_wars.table`);
+no witch is a special case in the loop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, TypeVar
+
+from engine.creature_wars.cards import Card
+from engine.creature_wars.state import Modifier, Pending
+
+if TYPE_CHECKING:
+    from engine.creature_wars.table import Table
+
+__all__ = [
+    "EFFECTS", "RULES", "TOKENS", "Effect", "Fight", "Hit", "Hooks", "Rule", "Source", "Token",
+    "effect", "rule", "token",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Who a hook is acting for: the seat it belongs to, its card (if any) and its modifier (if any)."""
+
+    owner: int
+    card: Card | None = None
+    mod: Modifier | None = None
+
+
+@dataclass(slots=True)
+class Fight:
+    """One fight being resolved; ``decide`` hooks may change it before it is applied.
+
+    ``winner`` is a seat or ``None`` (a tie, or no fight). ``fought`` False means nothing
+    happens but the cards' dispositions: no damage, no Tribal Clash, no Bizarre Victory.
+    Each card then goes back to its holder's hand if ``returns[s]`` (with ``cooldown[s]``
+    turns of cooldown), out of the game if ``removed[s]``, else to the discard pile.
+    The defaults follow the rules: a tie sends both creatures back with cooldown 1; a
+    creature that fought a witch goes back with none.
+    """
+
+    cards: list[Card]
+    powers: list[int]
+    winner: int | None = None
+    fought: bool = True
+    returns: list[bool] = field(default_factory=lambda: [False, False])
+    cooldown: list[int] = field(default_factory=lambda: [0, 0])
+    removed: list[bool] = field(default_factory=lambda: [False, False])
+    damage: list[int] = field(default_factory=lambda: [0, 0])
+    summary: str = ""
+
+    @property
+    def loser(self) -> int | None:
+        return None if self.winner is None else 1 - self.winner
+
+    def no_fight(self, summary: str) -> None:
+        """Call the fight off: nothing is won or lost."""
+        self.fought = False
+        self.winner = None
+        self.summary = summary
+
+
+@dataclass(slots=True)
+class Hit:
+    """Damage about to be dealt to ``seat``'s Empire: base * mult + add, then halved, unless cancelled.
+
+    ``kind`` is ``duel`` (lost a duel), ``effect`` or ``mayhem``; ``card`` is the card the damage
+    comes from (the losing card in a duel, the creature in hand at MAYHEM) when there is one.
+    """
+
+    seat: int
+    amount: int
+    kind: str
+    card: Card | None = None
+    winner_card: Card | None = None
+    mult: int = 1
+    add: int = 0
+    halve: bool = False
+    cancel: bool = False
+
+    @property
+    def total(self) -> int:
+        if self.cancel:
+            return 0
+        value = self.amount * self.mult + self.add
+        return value // 2 if self.halve else value
+
+
+class Hooks:
+    """Every hook, doing nothing by default. ``t`` is the table being changed."""
+
+    def power(self, t: Table, src: Source, fight: Fight, seat: int, power: int) -> int:
+        """The fighting power of ``seat``'s card in ``fight``."""
+        return power
+
+    def decide(self, t: Table, src: Source, fight: Fight) -> None:
+        """Override the fight's result (set ``winner``/``outcome``/``returns``) after the powers are known."""
+
+    def damage(self, t: Table, src: Source, hit: Hit) -> None:
+        """Adjust damage about to be dealt."""
+
+    def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
+        """React to a fight's result, after its damage."""
+
+    def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
+        """Any card was played (revealed in a duel)."""
+
+    def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
+        """A card drawn from the deck is about to enter ``seat``'s hand: return it (changed or not), or None if taken."""
+        return card
+
+    def gained(self, t: Table, src: Source, seat: int, card: Card) -> Card:
+        """Any card is about to enter ``seat``'s hand (drawn, returned, made)."""
+        return card
+
+    def draws(self, t: Table, src: Source, seat: int) -> bool:
+        """False to skip ``seat``'s draw this turn."""
+        return True
+
+    def can_play(self, t: Table, src: Source, seat: int, card: Card) -> str | None:
+        """Why ``seat`` may not play ``card`` now, or None."""
+        return None
+
+    def forced(self, t: Table, src: Source, seat: int) -> int | None:
+        """A hand position ``seat`` must play this turn (sealed for it), or None."""
+        return None
+
+    def turn_start(self, t: Table, src: Source) -> None:
+        """At the start of each turn, before the draws."""
+
+    def turn_end(self, t: Table, src: Source) -> None:
+        """At each turn's end."""
+
+    def can_lose(self, t: Table, src: Source, seat: int) -> bool:
+        """False while ``seat`` cannot lose the match."""
+        return True
+
+
+class Effect(Hooks):
+    """A witch's effect. Fight hooks apply while the witch itself is fighting; ``held_*`` while it is in hand."""
+
+    key = ""
+
+    def cast(self, t: Table, src: Source) -> None:
+        """The witch was played: its effect, before the fight."""
+
+    def answer(self, t: Table, src: Source, pending: Pending, choice: int) -> None:
+        """The player answered the question this effect asked (``choice`` indexes its options)."""
+
+    def escaped(self, t: Table, src: Source, fight: Fight) -> None:
+        """The witch won or tied its fight."""
+
+    def died(self, t: Table, src: Source, fight: Fight) -> None:
+        """The witch lost its fight."""
+
+    def playable(self, t: Table, src: Source) -> str | None:
+        """Why this witch may not be played now, or None."""
+        return None
+
+    def held_start(self, t: Table, src: Source) -> None:
+        """At the start of each turn while the witch is in its holder's hand."""
+
+    def held_end(self, t: Table, src: Source) -> None:
+        """At each turn's end while the witch is in its holder's hand."""
+
+    def blocks(self, t: Table, src: Source, card: Card) -> str | None:
+        """Why, while this witch is held, its holder may not play ``card``; or None."""
+        return None
+
+
+class Rule(Hooks):
+    """The behaviour of a :class:`Modifier` in play; ``src.mod`` is the modifier."""
+
+    key = ""
+
+
+class Token(Hooks):
+    """A made-up card's behaviour: fight hooks while it fights, ``held_*`` while held."""
+
+    name = ""
+
+    def playable(self, t: Table, src: Source) -> str | None:
+        return None
+
+    def held_start(self, t: Table, src: Source) -> None:
+        """At the start of each turn while the token is in a hand."""
+
+    def held_end(self, t: Table, src: Source) -> None:
+        """At each turn's end while the token is in a hand."""
+
+
+EFFECTS: dict[str, Effect] = {}
+RULES: dict[str, Rule] = {}
+TOKENS: dict[str, Token] = {}
+
+E = TypeVar("E", bound=Effect)
+R = TypeVar("R", bound=Rule)
+T = TypeVar("T", bound=Token)
+
+
+def effect(key: str) -> Callable[[type[E]], type[E]]:
+    """Register a witch's effect under its catalogue key."""
+    def register(cls: type[E]) -> type[E]:
+        if key in EFFECTS:
+            raise ValueError(f"effect {key!r} registered twice")
+        instance = cls()
+        instance.key = key
+        EFFECTS[key] = instance
+        return cls
+    return register
+
+
+def rule(key: str) -> Callable[[type[R]], type[R]]:
+    """Register the rule behind modifiers with this key."""
+    def register(cls: type[R]) -> type[R]:
+        if key in RULES:
+            raise ValueError(f"rule {key!r} registered twice")
+        instance = cls()
+        instance.key = key
+        RULES[key] = instance
+        return cls
+    return register
+
+
+def token(name: str) -> Callable[[type[T]], type[T]]:
+    """Register a token card's behaviour under its name."""
+    def register(cls: type[T]) -> type[T]:
+        if name in TOKENS:
+            raise ValueError(f"token {name!r} registered twice")
+        instance = cls()
+        instance.name = name
+        TOKENS[name] = instance
+        return cls
+    return register

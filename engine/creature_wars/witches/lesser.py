@@ -1,0 +1,4 @@
+"""Witch effects (lesser)."""
+from __future__ import annotations
+
+__all__: list[str] = []

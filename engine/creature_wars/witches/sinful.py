@@ -1,0 +1,4 @@
+"""Witch effects (sinful)."""
+from __future__ import annotations
+
+__all__: list[str] = []
