@@ -7,7 +7,8 @@ from engine.interface import Game
 
 __all__ = ["GAMES", "get"]
 
-GAMES: dict[str, Game] = {game.name: game for game in (CREATURE_WARS, FAIRY_TABLEAU)}
+_ALL: tuple[Game, ...] = (CREATURE_WARS, FAIRY_TABLEAU)
+GAMES: dict[str, Game] = {game.name: game for game in _ALL}
 
 
 def get(name: str) -> Game | None:

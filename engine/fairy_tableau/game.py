@@ -41,6 +41,10 @@ class FairyTableau:
     def view(self, state: st.State, seat: Seat | None) -> dict[str, Any]:
         return _view(state, seat)
 
+    def timer(self, state: st.State) -> tuple[Seat, int] | None:
+        """Nothing in Fairy Tableau is timed."""
+        return None
+
     def outcome(self, state: st.State) -> Outcome | None:
         return state.outcome
 
