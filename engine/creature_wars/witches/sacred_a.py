@@ -1,4 +1,4 @@
-"""Witch effects (sacred_a)."""
+"""Sacred witches (levels 4-6), part a of the catalogue's order."""
 from __future__ import annotations
 
 __all__: list[str] = []

@@ -1,4 +1,4 @@
-"""Witch effects (sacred_b)."""
+"""Sacred witches (levels 4-6), part b of the catalogue's order."""
 from __future__ import annotations
 
 __all__: list[str] = []
