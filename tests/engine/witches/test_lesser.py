@@ -1,8 +1,8 @@
 """One test per Lesser witch: set up a position, play the witch, check the effect."""
 from __future__ import annotations
 
-from tests.engine.witches.helpers import GAME, answer, hand, hp, seen_by, start, witch_duel
 from tests.engine.scenario import duel
+from tests.engine.witches.helpers import GAME, answer, hand, hp, seen_by, start, witch_duel
 
 
 def test_blind_witch_always_loses() -> None:
@@ -18,7 +18,7 @@ def test_greedy_witch_draws_two() -> None:
     state, events = witch_duel("Lvl.1 Greedy Witch", "Lvl.1 Serpent", deck=["Lvl.1 Skeleton", "Lvl.1 Pirate",
                                "Lvl.2 Giant", "Lvl.3 Giant", "Lvl.4 Giant", "Lvl.5 Giant"])
     assert hand(state, 0)[:3] == ["Lvl.1 Skeleton {3}", "Lvl.2 Giant {4}", "Lvl.3 Giant {4}"]
-    told_1 = [e for e in seen_by(events, 1) if e["kind"] == "draw" and e["seat"] == 0]
+    told_1 = [e for e in seen_by(events, 1) if e["kind"] == "draw" and "Greedy" in e["text"]]
     assert len(told_1) == 2 and all("card" not in e for e in told_1)
 
 

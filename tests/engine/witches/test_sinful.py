@@ -1,8 +1,8 @@
 """One test per Sinful witch: set up a position, play the witch, check the effect."""
 from __future__ import annotations
 
-from tests.engine.witches.helpers import GAME, hand, hp, witch_duel
 from tests.engine.scenario import duel
+from tests.engine.witches.helpers import GAME, hand, hp, witch_duel
 
 
 def test_witch_of_wrath_adds_three_to_every_lost_duel() -> None:
