@@ -120,6 +120,8 @@ class Lobby:
             if game is None:
                 log.error("room %s: unknown game %r, not restored", record.room, record.game)
                 continue
-            self.rooms[record.room] = Room(record, game, game.load(record.state), self.store)
+            room = Room(record, game, game.load(record.state), self.store)
+            self.rooms[record.room] = room
+            room.arm()
             count += 1
         return count

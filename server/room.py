@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from typing import Any
@@ -17,6 +18,8 @@ from server.connection import Connection
 from server.store import RoomRecord, Store
 
 __all__ = ["Room", "commitment", "hash_token"]
+
+log = logging.getLogger(__name__)
 
 
 def hash_token(token: str) -> str:
@@ -46,6 +49,7 @@ class Room:
         self.store = store
         self.watchers: dict[Connection, Seat | None] = {}
         self.lock = asyncio.Lock()
+        self.timer: asyncio.Task[None] | None = None
 
     @property
     def over(self) -> bool:
@@ -132,22 +136,54 @@ class Room:
                     f"decision made against version {version}; room {self.id} is at {current}, "
                     f"and seat {seat}'s decision opened at {self.game.opened(self.state, seat)}",
                 )
+            await self._apply(seat, decision, conn, re)
+
+    async def _apply(self, seat: Seat, decision: Decision, conn: Connection | None, re: int | None,
+                     by_server: bool = False) -> None:
+        """Apply with the engine, persist, then broadcast; the caller holds the lock."""
+        current = self.version
+        try:
+            state, events = self.game.apply(self.state, seat, decision)
+        except EngineError as exc:
+            raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
+        new_version = self.game.version(state)
+        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time()}
+        if by_server:
+            entry["server"] = True
+        outcome = self.game.outcome(state)
+        try:
+            await self.store.commit(
+                self.id, current, new_version, msgpack.packb(self.game.dump(state)), msgpack.packb(entry),
+                outcome is not None, self.score_entry(outcome),
+            )
+        except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
+        self.state = state
+        self.broadcast(events, conn, re)
+        self.arm()
+
+    def arm(self) -> None:
+        """(Re)start the clock of a timed decision, if the game has one waiting."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        timed = self.game.timer(self.state)
+        if timed is not None:
+            seat, seconds = timed
+            self.timer = asyncio.get_running_loop().create_task(self._expire(seat, self.version, seconds))
+
+    async def _expire(self, seat: Seat, version: int, seconds: float) -> None:
+        """Time is up: the server takes the game's default for the seat, like any decision."""
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            if self.version != version or self.over:
+                return
+            self.timer = None
             try:
-                state, events = self.game.apply(self.state, seat, decision)
-            except EngineError as exc:
-                raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
-            new_version = self.game.version(state)
-            record = msgpack.packb({"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time()})
-            outcome = self.game.outcome(state)
-            try:
-                await self.store.commit(
-                    self.id, current, new_version, msgpack.packb(self.game.dump(state)), record,
-                    outcome is not None, self.score_entry(outcome),
-                )
-            except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
-                raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
-            self.state = state
-            self.broadcast(events, conn, re)
+                await self._apply(seat, {"kind": "timeout"}, None, None, by_server=True)
+            except ProtocolError:
+                log.exception("room %s: time-out for seat %s not applied; retrying", self.id, seat)
+                self.timer = asyncio.get_running_loop().create_task(self._expire(seat, version, 1.0))
 
     def score_entry(self, outcome: Outcome | None) -> tuple[str, str, int] | None:
         """A finished ranked solitaire's entry for its high-score table: (table, member, points)."""

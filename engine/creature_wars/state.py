@@ -32,6 +32,7 @@ class Options:
     first_drawer: int | None = None
     deck: tuple[str, ...] | None = None
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    answer_seconds: int = 30
 
     @property
     def scenario(self) -> bool:
@@ -40,7 +41,7 @@ class Options:
     @classmethod
     def parse(cls, raw: Mapping[str, Any]) -> Options:
         """Validate room options, naming the first field that is wrong."""
-        known = {"hp", "hand_size", "witches", "first_drawer", "deck", "hands"}
+        known = {"hp", "hand_size", "witches", "first_drawer", "deck", "hands", "answer_seconds"}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise BadOptions(f"unknown option {unknown[0]!r}; known: {', '.join(sorted(known))}")
@@ -71,10 +72,12 @@ class Options:
             first_drawer=first,
             deck=tuple(deck) if deck is not None else None,
             hands=(tuple(hands[0]), tuple(hands[1])) if hands is not None else None,
+            answer_seconds=number("answer_seconds", 1, 600, 30),
         )
 
     def data(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"hp": self.hp, "hand_size": self.hand_size, "witches": self.witches}
+        out: dict[str, Any] = {"hp": self.hp, "hand_size": self.hand_size, "witches": self.witches,
+                               "answer_seconds": self.answer_seconds}
         if self.first_drawer is not None:
             out["first_drawer"] = self.first_drawer
         if self.deck is not None:

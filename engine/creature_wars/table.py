@@ -397,14 +397,15 @@ class Table:
     # == questions ==========================================================
 
     def ask(self, seat: Seat, src: Source, prompt: str, options: Sequence[str], memo: Sequence[int] = (),
-            timeout: int = 30) -> None:
+            timeout: int | None = None) -> None:
         """Put a question to ``seat``; the turn waits for the answer (first option on time-out).
 
         The asking effect's ``answer`` hook receives the chosen index. Only ``seat`` sees the options.
         """
         spec = spec_of(src.card) if src.card else None
         key = spec.key if spec else ""
-        self.pending = Pending(seat, key, prompt, tuple(options), tuple(memo), timeout, src.card)
+        limit = self.state.options.answer_seconds if timeout is None else timeout
+        self.pending = Pending(seat, key, prompt, tuple(options), tuple(memo), limit, src.card)
         self.emit("question", f"{who(seat)} must choose.", {seat: {"text": prompt, "options": list(options)}},
                   seat=seat)
 
