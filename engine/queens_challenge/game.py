@@ -20,6 +20,10 @@ class QueensChallenge:
     def seats(self, options: Mapping[str, Any]) -> int:
         return 1
 
+    def scenario(self, options: Mapping[str, Any]) -> bool:
+        """Every option fixes part of the deal, so any option makes a scenario (not a ranked game)."""
+        return st.Options.parse(options).scenario
+
     def setup(self, options: Mapping[str, Any], seed: int) -> st.State:
         return rules.setup(options, seed)
 
