@@ -131,9 +131,13 @@ class Client:
         return rooms
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
-                     sit: bool = True) -> Seat | str:
-        """Create a room; returns the seat taken in it, or the room id with ``sit=False``."""
-        fields: dict[str, Any] = {"game": game, "options": options or {}, "sit": sit}
+                     sit: bool = True, daily: bool = False) -> Seat | str:
+        """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``."""
+        fields: dict[str, Any] = {"game": game, "sit": sit}
+        if options:
+            fields["options"] = options
+        if daily:
+            fields["daily"] = True
         if seed is not None:
             fields["seed"] = seed
         created = await self.request("create_room", **fields)

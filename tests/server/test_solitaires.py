@@ -1,0 +1,128 @@
+"""The solitaires online: one seat, spectators, resume, high-score tables and the daily seed."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from client import Client, ClientError
+from client.connection import Seat
+from protocol import decode_any
+from tests.server.helpers import strings
+
+
+async def play_out(client: Client, seat: Seat, seed: int, bound: int = 400) -> dict[str, object]:
+    """Random legal moves (avoiding moves that lose at once while others exist) until the game ends."""
+    rng = random.Random(seed)
+    for _ in range(bound):
+        view = client.views[seat.room]
+        if view["outcome"] is not None:
+            return view
+        safe = [d for d in view["legal"] if not d.get("loses")] or view["legal"]
+        await client.decide(seat, rng.choice(safe))
+    raise AssertionError("the game did not end within the bound")
+
+
+async def test_a_ranked_game_enters_the_all_time_table(server_url: str) -> None:
+    async with await Client.connect(server_url, name="ada") as player:
+        seat = await player.create("fairy_tableau")
+        assert not isinstance(seat, str)
+        rooms = await player.list_rooms()
+        assert rooms[0]["ranked"] == "all" and rooms[0]["players"] == ["ada"]
+        final = await play_out(player, seat, seed=1)
+        outcome = final["outcome"]
+        assert isinstance(outcome, dict)
+        table = await player.request("scores", game="fairy_tableau")
+        assert table["table"] == "all"
+        assert table["entries"] == [{"rank": 1, "name": "ada", "room": seat.room, "score": outcome["scores"][0]}]
+        assert (await player.request("scores", game="fairy_tableau", daily=True))["entries"] == []
+
+
+async def test_scenario_and_chosen_seed_rooms_are_not_ranked(server_url: str) -> None:
+    async with await Client.connect(server_url, name="bo") as player:
+        seeded = await player.create("fairy_tableau", seed=42)
+        assert not isinstance(seeded, str)
+        await play_out(player, seeded, seed=2)
+        rooms = {r["room"]: r for r in await player.list_rooms()}
+        assert rooms[seeded.room]["ranked"] == ""
+        assert (await player.request("scores", game="fairy_tableau"))["entries"] == []
+
+
+async def test_the_daily_seed_deals_everyone_the_same_game(server_url: str) -> None:
+    async with await Client.connect(server_url, name="cy") as one, await Client.connect(server_url, name="di") as two:
+        a = await one.create("queens_challenge", daily=True)
+        b = await two.create("queens_challenge", daily=True)
+        assert not isinstance(a, str) and not isinstance(b, str)
+        view_a, view_b = one.views[a.room], two.views[b.room]
+        assert view_a["hand"] == view_b["hand"] and view_a["in_play"] == view_b["in_play"]
+        rooms = {r["room"]: r for r in await one.list_rooms()}
+        assert rooms[a.room]["ranked"].startswith("daily:")
+        with pytest.raises(ClientError) as refused:
+            await one.request("create_room", game="queens_challenge", daily=True, seed=3)
+        assert refused.value.code == "bad_field" and "daily" in refused.value.message
+
+
+async def test_spectators_see_the_table_but_not_the_hand(server_url: str) -> None:
+    async with await Client.connect(server_url, record_frames=True) as player, \
+            await Client.connect(server_url, record_frames=True) as watcher:
+        seat = await player.create("queens_challenge")
+        assert not isinstance(seat, str)
+        await watcher.spectate(seat.room)
+        rng = random.Random(4)
+        for _ in range(4):
+            view = player.views[seat.room]
+            actions = [d for d in view["legal"] if d["kind"] != "end_turn"] or view["legal"]
+            await player.decide(seat, rng.choice(actions))
+        version = player.versions[seat.room]
+        watched = await watcher.wait_view(seat.room, lambda v: v["version"] == version)
+        mine = player.views[seat.room]
+        assert watched["in_play"] == mine["in_play"] and watched["piles"] == mine["piles"]
+        assert watched["hand"] == {"count": mine["hand"]["count"]} and "reveal" not in watched
+        for frame in watcher.frames:
+            message = decode_any(frame)
+            if message.get("t") != "view":
+                continue
+            spectator = message["view"]
+            assert set(spectator["hand"]) == {"count"} and "known_top" not in spectator
+            challenge_cards = {c["code"] for c in spectator["in_play_stack"]}
+            hand = {c["code"] for c in player_hand_at(player, message["version"])}
+            assert not (hand - challenge_cards) & set(strings(spectator))
+
+
+def player_hand_at(player: Client, version: int) -> list[dict[str, str]]:
+    """The player's own hand at a version, from the views the player was sent."""
+    for frame in reversed(player.frames):
+        message = decode_any(frame)
+        if message.get("t") == "view" and message["version"] == version:
+            cards: list[dict[str, str]] = message["view"]["hand"]["cards"]
+            return cards
+    return []
+
+
+async def test_resume_a_solitaire_after_disconnect(server_url: str) -> None:
+    player = await Client.connect(server_url)
+    seat = await player.create("fairy_tableau")
+    assert not isinstance(seat, str)
+    await player.decide(seat, player.views[seat.room]["legal"][0])
+    before = player.views[seat.room]
+    await player.close()
+    async with await Client.connect(server_url) as again:
+        await again.resume(seat.room, seat.token)
+        after = await again.wait_view(seat.room, lambda v: True)
+        assert after == before
+
+
+async def test_cardroom_scores_prints_both_tables(server_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from client.scores import show_scores
+
+    async with await Client.connect(server_url, name="eve") as player:
+        seat = await player.create("fairy_tableau")
+        assert not isinstance(seat, str)
+        final = await play_out(player, seat, seed=3)
+    assert await show_scores(server_url, None, daily=False, limit=5) == 0
+    printed = capsys.readouterr().out
+    outcome = final["outcome"]
+    assert isinstance(outcome, dict)
+    assert "fairy_tableau — all time" in printed and "queens_challenge — all time" in printed
+    assert f"   1. {outcome['scores'][0]:>6}  eve" in printed and "no scores yet" in printed
+    assert await show_scores(server_url, "chess", daily=True, limit=5) == 1
