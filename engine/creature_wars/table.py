@@ -195,8 +195,8 @@ class Table:
         self.events.append(Event(kind, {"text": text, **public}, dict(secret or {}), private))
 
     def tell(self, seat: Seat, text: str, **fields: Any) -> None:
-        """An event for one seat alone (what an effect lets only that player see)."""
-        self.emit("secret", text, {seat: {"text": text, **fields}}, private=True)
+        """An event for one seat alone (what an effect lets only that player see); its public part holds nothing."""
+        self.events.append(Event("secret", {"text": ""}, {seat: {"text": text, **fields}}, private=True))
 
     # == cards ==============================================================
 

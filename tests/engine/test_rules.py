@@ -341,21 +341,24 @@ def test_double_rally_totals_six_when_formed_in_two_steps() -> None:
 
 
 def test_witch_rally_and_its_single_sinful_witch() -> None:
-    """Four witches: +2 to witches only and one Sinful Witch; a Witch Rally formed again later grants none."""
-    witches = ["Lvl.2 Blind Witch", "Lvl.1 Greedy Witch", "Lvl.1 Kind Witch", "Lvl.1 Angry Witch", "Lvl.1 Fire Giant"]
+    """Four witches: +2 to witches only and one Sinful Witch; a Witch Rally formed again later grants none.
+
+    The witches played only change HP, so the hands and draws stay as the test lays them out.
+    """
+    witches = ["Lvl.2 Blind Witch", "Lvl.1 The Witch Collector", "Lvl.1 Gluttonous Witch", "Lvl.1 Angry Witch", "Lvl.1 Fire Giant"]
     # seat 0 draws deck[0], deck[3], deck[4], deck[7] on turns 1-4
     deck = ["Lvl.1 Skeleton", "Lvl.1 Vampire", "Lvl.1 Dragon", "Lvl.1 Pirate", "Lvl.1 Holy Giant", "Lvl.1 Giant",
             "Lvl.1 Wolf", "Lvl.1 Cursed Witch", *fillers(4)]
     state = start([witches, ["Lvl.1 Serpent"] * 3], deck)
     cards = GAME.view(state, 0)["hands"][0]["cards"]
-    assert [c["text"] for c in cards[:5]] == ["Lvl.4 Blind Witch! {3}", "Lvl.3 Greedy Witch! {3}",
-                                              "Lvl.3 Kind Witch! {3}", "Lvl.3 Angry Witch! {3}", "Lvl.1 Fire Giant {4}"]
+    assert [c["text"] for c in cards[:5]] == ["Lvl.4 Blind Witch! {3}", "Lvl.3 The Witch Collector! {3}",
+                                              "Lvl.3 Gluttonous Witch! {3}", "Lvl.3 Angry Witch! {3}", "Lvl.1 Fire Giant {4}"]
     sinful = [c for c in cards if c["kind"] == "witch" and c["rarity"] == "sinful"]
     assert len(sinful) == 1
     assert sinful[0]["rally"] == ["witch"] and 9 <= sinful[0]["level"] <= 11
     assert sinful[0]["text"].endswith("! {3}")
-    state, _ = duel(state, "Lvl.3 Greedy Witch! {3}", "Lvl.1 Serpent {0}")
-    state, _ = duel(state, "Lvl.3 Kind Witch! {3}", "Lvl.1 Serpent {0}")
+    state, _ = duel(state, "Lvl.3 The Witch Collector! {3}", "Lvl.1 Serpent {0}")
+    state, _ = duel(state, "Lvl.3 Gluttonous Witch! {3}", "Lvl.1 Serpent {0}")
     # turn 3: three witches are left (the rally has broken up); their bonus stays
     state, _ = duel(state, "Lvl.1 Fire Giant {4}", "Lvl.1 Serpent {0}")
     # turn 4: a fourth witch is drawn: a Witch Rally again, the newcomer joins, but no second Sinful Witch
