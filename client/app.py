@@ -27,18 +27,28 @@ from client.messages import (
     Left,
     MatchOver,
     RefreshRooms,
+    RequestScores,
     RoomsListed,
+    ScoresArrived,
     SeatGranted,
     ServerError,
     SpectateRoom,
     Spectating,
     ViewArrived,
 )
-from client.screens import LobbyScreen, MatchScreen
+from client.screens import LobbyScreen, MatchScreen, QueensScreen, ScoresScreen, TableauScreen, TableScreen
+from client.screens.high_scores import TABLES
 
-__all__ = ["GAMES_SHOWN", "CardroomApp"]
+__all__ = ["GAMES_SHOWN", "TABLE_SCREENS", "CardroomApp"]
 
-GAMES_SHOWN = frozenset({"creature_wars"})
+TABLE_SCREENS: dict[str, type[TableScreen]] = {
+    "creature_wars": MatchScreen,
+    "fairy_tableau": TableauScreen,
+    "queens_challenge": QueensScreen,
+}
+"""The table screen of each game this client can show."""
+
+GAMES_SHOWN = frozenset(TABLE_SCREENS)
 """Games this client has a table screen for."""
 
 
@@ -77,15 +87,19 @@ class CardroomApp(App[None]):
 
     # -- helpers -------------------------------------------------------------------
 
-    def match_screen(self, room: str) -> MatchScreen | None:
+    def match_screen(self, room: str) -> TableScreen | None:
         """The open table of ``room``, if any (it may be under a dialog)."""
         for screen in self.screen_stack:
-            if isinstance(screen, MatchScreen) and screen.room == room:
+            if isinstance(screen, TableScreen) and screen.room == room:
                 return screen
         return None
 
-    def match_screens(self) -> list[MatchScreen]:
-        return [s for s in self.screen_stack if isinstance(s, MatchScreen)]
+    def match_screens(self) -> list[TableScreen]:
+        return [s for s in self.screen_stack if isinstance(s, TableScreen)]
+
+    def scores_screen(self) -> ScoresScreen | None:
+        """The high-score screen, if open."""
+        return next((s for s in self.screen_stack if isinstance(s, ScoresScreen)), None)
 
     def request(self, call: Coroutine[Any, Any, None], what: str, *, background: bool = False) -> None:
         """Run one request in its own short worker; failures become toasts, the app carries on.
@@ -153,11 +167,12 @@ class CardroomApp(App[None]):
         """Show the table of ``room`` (after a reconnect it is already open and just gets new views)."""
         if self.match_screen(room) is not None:
             return
-        if game not in GAMES_SHOWN:
+        screen = TABLE_SCREENS.get(game)
+        if screen is None:
             self.notify(f"This client cannot show {game!r} yet.", severity="error")
             self.request(self.link.leave(room), "leave")
             return
-        self.push_screen(MatchScreen(room, game, spectator=spectator))
+        self.push_screen(screen(room, game, spectator=spectator))
 
     @on(ViewArrived)
     def _view_arrived(self, message: ViewArrived) -> None:
@@ -193,7 +208,29 @@ class CardroomApp(App[None]):
 
     @on(CreateRoom)
     def _create_room(self, message: CreateRoom) -> None:
-        self.request(self.link.create(message.game, self.seed), "create room")
+        self.request(self.link.create(message.game, self.seed, daily=message.daily), "create room")
+
+    @on(RequestScores)
+    def _request_scores(self, message: RequestScores) -> None:
+        for game, daily in TABLES:
+            self.run_worker(self._fetch_scores(game, daily), group="requests", name="scores", exit_on_error=False)
+
+    async def _fetch_scores(self, game: str, daily: bool) -> None:
+        """One table; a refusal or a lost connection is shown in that table's box."""
+        try:
+            table = await self.link.scores(game, daily=daily)
+        except ClientError as exc:
+            self.post_message(ScoresArrived(game, daily, None, f"{exc.code}: {exc.message}"))
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            self.post_message(ScoresArrived(game, daily, None, str(exc) or type(exc).__name__))
+        else:
+            self.post_message(ScoresArrived(game, daily, table))
+
+    @on(ScoresArrived)
+    def _scores_arrived(self, message: ScoresArrived) -> None:
+        screen = self.scores_screen()
+        if screen is not None:
+            screen.put(message.game, message.daily, message.table, message.error)
 
     @on(JoinRoom)
     def _join_room(self, message: JoinRoom) -> None:

@@ -161,9 +161,19 @@ class Link:
         """Ask for the lobby listing (it arrives as :class:`RoomsListed`)."""
         await self.require().list_rooms()
 
-    async def create(self, game: str, seed: int | None = None) -> None:
-        """Create a room and sit in it; ``seed`` fixes the deal (tests)."""
-        await self.require().create(game, seed=seed, sit=True)
+    async def create(self, game: str, seed: int | None = None, *, daily: bool = False) -> None:
+        """Create a room and sit in it; ``seed`` fixes the deal (tests); ``daily`` deals today's seed instead.
+
+        The ``seat_granted`` that follows arrives through the inbox like every pushed message.
+        """
+        if daily:
+            await self.require().request("create_room", game=game, daily=True, sit=True)
+        else:
+            await self.require().create(game, seed=seed, sit=True)
+
+    async def scores(self, game: str, *, daily: bool, limit: int = 10) -> dict[str, Any]:
+        """One high-score table (the ``scores`` reply), all time or today's."""
+        return await self.require().request("scores", game=game, daily=daily, limit=limit)
 
     async def join(self, room: str) -> None:
         """Sit in ``room``; if we already hold a seat there, take it back with its token instead."""

@@ -22,7 +22,9 @@ __all__ = [
     "Left",
     "MatchOver",
     "RefreshRooms",
+    "RequestScores",
     "RoomsListed",
+    "ScoresArrived",
     "SeatGranted",
     "ServerError",
     "Spectating",
@@ -100,6 +102,17 @@ class MatchOver(Message):
         self.commitment = commitment
 
 
+class ScoresArrived(Message):
+    """A high-score table (the ``scores`` reply), or why it could not be had (``error``)."""
+
+    def __init__(self, game: str, daily: bool, table: dict[str, Any] | None, error: str = "") -> None:
+        super().__init__()
+        self.game = game
+        self.daily = daily
+        self.table = table
+        self.error = error
+
+
 class Left(Message):
     """The server confirmed we no longer watch ``room``."""
 
@@ -129,11 +142,16 @@ class RefreshRooms(Message):
 
 
 class CreateRoom(Message):
-    """Create a room of ``game`` and sit in it."""
+    """Create a room of ``game`` and sit in it; ``daily`` deals today's daily seed (solitaires, default options)."""
 
-    def __init__(self, game: str = "creature_wars") -> None:
+    def __init__(self, game: str = "creature_wars", daily: bool = False) -> None:
         super().__init__()
         self.game = game
+        self.daily = daily
+
+
+class RequestScores(Message):
+    """Fetch the high-score tables (all time and today's) of every solitaire."""
 
 
 class JoinRoom(Message):

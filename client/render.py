@@ -26,7 +26,9 @@ __all__ = [
     "hand_renderable",
     "hp_bar",
     "legal_slots",
+    "modifiers_renderable",
     "player_name",
+    "revealed_renderable",
     "status_line",
     "witch_renderable",
 ]
@@ -109,6 +111,9 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
             out.append("  may never be played", style="dim")
         if card.get("kind") == "witch":
             out.append(f"  witch · {card.get('rarity', '')}", style="dim")
+            if i == selected and card.get("rules"):
+                for line in str(card["rules"]).splitlines():
+                    out.append(f"\n      {line}", style=WITCH_COLOUR)
     return out
 
 
@@ -143,6 +148,38 @@ def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles
     return Group(heading, grid, Text(str(duel.get("summary", ""))))
 
 
+def revealed_renderable(cards: Sequence[Mapping[str, Any] | None], order: Sequence[int],
+                        titles: Sequence[str]) -> RenderableType:
+    """The two cards a question interrupted: face up side by side, the duel not yet fought."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column()
+    grid.add_column(vertical="middle")
+    grid.add_column()
+    panels = [_duel_card(cards[s] if s < len(cards) else None, None, titles[i], False, 0) for i, s in enumerate(order)]
+    grid.add_row(panels[0], Text("vs", style="bold"), panels[1])
+    heading = Text("Revealed — the duel waits for a witch's question", style="bold")
+    return Group(heading, grid)
+
+
+def modifiers_renderable(modifiers: Sequence[Mapping[str, Any]], seat: int | None) -> Text:
+    """The effects in play, one a line: whose it is ("yours" for the viewer's) and until which turn."""
+    out = Text()
+    out.append("In play", style="bold")
+    for modifier in modifiers:
+        owner = modifier.get("owner")
+        if seat is None:
+            whose = "" if owner is None else f" ({player_name(int(owner))}'s)"
+        else:
+            whose = " (yours)" if owner == seat else " (opponent's)"
+        out.append("\n • ")
+        out.append(str(modifier.get("text", "")))
+        out.append(whose, style="bold" if owner == seat else "")
+        until = modifier.get("until")
+        if until:
+            out.append(f" · until turn {until}", style="dim")
+    return out
+
+
 def witch_renderable(card: Mapping[str, Any] | None) -> RenderableType:
     """A witch's full card: name, rarity, level and rules text (or a hint when none is selected)."""
     if card is None or card.get("kind") != "witch":
@@ -174,6 +211,14 @@ def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
         who = "an opponent" if free_seats == 1 else f"{free_seats} players"
         return f"waiting for {who} to join"
     locked = view.get("locked") or [False, False]
+    waiting = view.get("waiting_for")
+    if waiting is not None:
+        if seat is None:
+            return f"spectating · turn {view.get('turn')} · waiting for {player_name(int(waiting))}'s choice"
+        if waiting == seat:
+            question = view.get("question") or {}
+            return f"your choice: {question.get('prompt', 'answer the question')} (a to answer)"
+        return "waiting for the opponent's choice"
     if seat is None:
         shown = [f"{player_name(s)} {LOCK} locked in" for s in (0, 1) if locked[s]]
         return f"spectating · turn {view.get('turn')}" + ("".join(f" · {s}" for s in shown))

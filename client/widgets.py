@@ -16,7 +16,9 @@ from client.render import (
     duel_renderable,
     hand_renderable,
     hp_bar,
+    modifiers_renderable,
     player_name,
+    revealed_renderable,
     witch_renderable,
 )
 
@@ -26,6 +28,7 @@ __all__ = [
     "EmpirePanel",
     "EventLog",
     "HandPanel",
+    "ModifiersPanel",
     "StatusLine",
     "TableInfo",
     "WitchPanel",
@@ -90,18 +93,43 @@ class TableInfo(Static):
 
 
 class DuelPanel(Static):
-    """The last duel revealed: both cards in notation with their power, and the summary."""
+    """The last duel revealed: both cards in notation with their power, and the summary.
+
+    While a witch's question interrupts a duel, the two cards revealed (``revealed``)
+    are shown instead, so both players see what is at stake while one of them chooses.
+    """
 
     DEFAULT_CSS = """
     DuelPanel { height: auto; padding: 0 1; }
     """
 
     duel: reactive[dict[str, Any] | None] = reactive(None, always_update=True, layout=True)
+    revealed: reactive[list[dict[str, Any] | None] | None] = reactive(None, always_update=True, layout=True)
     order: reactive[tuple[int, int]] = reactive((1, 0))
     titles: reactive[tuple[str, str]] = reactive(("Opponent", "You"))
 
     def render(self) -> Any:
+        if self.revealed:
+            return revealed_renderable(self.revealed, self.order, self.titles)
         return duel_renderable(self.duel, self.order, self.titles)
+
+
+class ModifiersPanel(Static):
+    """The effects in play (a witch's lasting rules): each one's text, whose it is, until when; hidden when none."""
+
+    DEFAULT_CSS = """
+    ModifiersPanel { height: auto; padding: 0 1; border-top: dashed $secondary; }
+    ModifiersPanel.-empty { display: none; }
+    """
+
+    modifiers: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
+    seat: reactive[int | None] = reactive(None)
+
+    def watch_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
+        self.set_class(not modifiers, "-empty")
+
+    def render(self) -> Text:
+        return modifiers_renderable(self.modifiers, self.seat)
 
 
 class HandPanel(Static):

@@ -1,4 +1,4 @@
-"""The lobby: the server's rooms in a table, and a button that creates a Creature Wars room and sits in it."""
+"""The lobby: the server's rooms in a table; creating a room of any game (a solitaire's daily deal too); the high scores."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -9,13 +9,22 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Label, Static
+from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Label, Select, Static
 
 from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
+from client.scores import SOLITAIRES
 from client.screens.dialogs import HelpScreen
+from client.screens.high_scores import ScoresScreen
 from client.widgets import Banner
 
-__all__ = ["LobbyScreen", "room_row"]
+__all__ = ["GAME_CHOICES", "LobbyScreen", "room_row"]
+
+GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
+    ("creature_wars", "Creature Wars", "two players · 30 HP, 5 cards, 10 witches"),
+    ("fairy_tableau", "Fairy Tableau", "solitaire · one fairy (K♥), fizzles cost mana"),
+    ("queens_challenge", "Queen's Challenge", "solitaire · two full decks"),
+)
+"""Games the create pane offers: wire name, title, the default options in words."""
 
 AUTO_REFRESH = 5.0
 """Seconds between automatic refreshes while the lobby is on screen (the server does not push the list)."""
@@ -26,22 +35,33 @@ HELP = """\
   ↑ ↓        move through the rooms
   Enter      sit in the selected room (or take back your seat)
   s          spectate the selected room
-  c          create a Creature Wars room and sit in it
+  g          choose the game to create (Creature Wars, Fairy Tableau, Queen's Challenge)
+  d          daily deal on / off (solitaires: today's seed, the same for everyone)
+  c          create a room of the chosen game and sit in it
+  t          high scores of the solitaires (all time and today)
   r          refresh the list
   ?          this help
   q          quit
 """
 
 
-def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str]:
-    """One table row: ``#id``, game title, ``taken/seats``, status (with watchers and whether a seat is ours)."""
+def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str, str]:
+    """One table row: ``#id``, game title, ``taken/seats``, the players' names ("—" for a free seat), the score
+    so far (solitaires), and the status (whether a seat is ours, daily or scenario, watchers)."""
     status = str(room.get("status", ""))
-    if room.get("spectators"):
-        status += f" · {room['spectators']} watching"
     if held:
         status += " · your seat"
+    ranked = str(room.get("ranked") or "")
+    if ranked.startswith("daily:"):
+        status += " · daily"
+    elif room.get("scenario"):
+        status += " · scenario"
+    if room.get("spectators"):
+        status += f" · {room['spectators']} watching"
+    players = ", ".join(str(name) or "—" for name in room.get("players") or ())
+    score = room.get("score")
     return (f"#{room['room']}", str(room.get("title") or room.get("game", "")),
-            f"{room.get('taken', 0)}/{room.get('seats', 0)}", status)
+            f"{room.get('taken', 0)}/{room.get('seats', 0)}", players, "" if score is None else str(score), status)
 
 
 class LobbyScreen(Screen[None]):
@@ -54,12 +74,17 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #rooms { height: 1fr; }
     LobbyScreen #hint { height: auto; color: $text-muted; padding: 0 1; }
     LobbyScreen #create-pane Button { width: 100%; margin-top: 1; }
+    LobbyScreen #create-pane Select { margin-top: 1; }
+    LobbyScreen #options { height: auto; color: $text-muted; margin-top: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "join"),
         Binding("s", "spectate", "spectate"),
         Binding("c", "create", "create and sit"),
+        Binding("g", "next_game", "game"),
+        Binding("d", "toggle_daily", "daily"),
+        Binding("t", "scores", "scores"),
         Binding("r", "refresh", "refresh"),
         Binding("question_mark", "help", "help"),
         Binding("q", "app.quit", "quit"),
@@ -78,15 +103,19 @@ class LobbyScreen(Screen[None]):
                 yield table
                 yield Static("Enter join · s spectate · r refresh", id="hint")
             with Vertical(id="create-pane"):
-                yield Label("[b]Create[/b]")
-                yield Static("Game: Creature Wars\nOptions: standard (30 HP, 5 cards, 10 witches)")
+                yield Label("[b]Create[/b] (g game · d daily · c create)")
+                yield Select([(title, name) for name, title, _ in GAME_CHOICES], value=GAME_CHOICES[0][0],
+                             allow_blank=False, id="game")
+                yield Static(GAME_CHOICES[0][2], id="options")
+                yield Checkbox("Daily deal (solitaires)", id="daily", disabled=True)
                 yield Button("Create and sit", id="create", variant="primary")
+                yield Button("High scores (t)", id="scores")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#rooms-pane").border_title = "Rooms"
         table = self.query_one("#rooms", DataTable)
-        table.add_columns("room", "game", "players", "status")
+        table.add_columns("room", "game", "seats", "players", "score", "status")
         table.focus()
         self.set_interval(AUTO_REFRESH, self._refresh_tick)
 
@@ -154,8 +183,54 @@ class LobbyScreen(Screen[None]):
             return
         self.post_message(SpectateRoom(room))
 
+    # -- creating a room ------------------------------------------------------------
+
+    def chosen_game(self) -> str:
+        """The game the create pane's selector shows."""
+        value = self.query_one("#game", Select).value
+        return value if isinstance(value, str) else GAME_CHOICES[0][0]
+
+    def daily(self) -> bool:
+        """Whether the daily deal is ticked (and applies: the chosen game is a solitaire)."""
+        box = self.query_one("#daily", Checkbox)
+        return box.value and not box.disabled
+
+    @on(Select.Changed, "#game")
+    def _game_changed(self) -> None:
+        game = self.chosen_game()
+        words = next((about for name, _, about in GAME_CHOICES if name == game), "")
+        box = self.query_one("#daily", Checkbox)
+        box.disabled = game not in SOLITAIRES
+        if box.disabled:
+            box.value = False
+        self.query_one("#options", Static).update(words + ("\ndaily: today's seed, default options" if box.value else ""))
+
+    @on(Checkbox.Changed, "#daily")
+    def _daily_changed(self) -> None:
+        self._game_changed()
+
+    def action_next_game(self) -> None:
+        """Cycle the game selector."""
+        names = [name for name, _, _ in GAME_CHOICES]
+        select = self.query_one("#game", Select)
+        select.value = names[(names.index(self.chosen_game()) + 1) % len(names)]
+
+    def action_toggle_daily(self) -> None:
+        box = self.query_one("#daily", Checkbox)
+        if box.disabled:
+            self.notify("Daily deals are for the solitaires (press g to choose one).", severity="warning")
+            return
+        box.value = not box.value
+
     def action_create(self) -> None:
-        self.post_message(CreateRoom("creature_wars"))
+        self.post_message(CreateRoom(self.chosen_game(), daily=self.daily()))
+
+    @on(Button.Pressed, "#scores")
+    def _scores_pressed(self) -> None:
+        self.action_scores()
+
+    def action_scores(self) -> None:
+        self.app.push_screen(ScoresScreen())
 
     def action_refresh(self) -> None:
         self.post_message(RefreshRooms())

@@ -5,24 +5,27 @@ redrawn from it. What may be locked in comes from ``view["legal"]`` alone.
 """
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from client.messages import Decide, LeaveRoom
+from client.messages import Decide
 from client.render import legal_slots, player_name, status_line
-from client.screens.dialogs import ConfirmScreen, HelpScreen
+from client.screens.dialogs import HelpScreen
+from client.screens.question import QuestionScreen
+from client.screens.table import SPECTATOR_BANNER, TableScreen
 from client.widgets import (
     Banner,
     DuelPanel,
     EmpirePanel,
     EventLog,
     HandPanel,
+    ModifiersPanel,
     StatusLine,
     TableInfo,
     WitchPanel,
@@ -30,8 +33,6 @@ from client.widgets import (
 )
 
 __all__ = ["SPECTATOR_BANNER", "MatchScreen"]
-
-SPECTATOR_BANNER = "spectating: you see only public information"
 
 HELP = """\
 [b]Creature Wars[/b]
@@ -45,7 +46,9 @@ a tie sends both cards back with a cooldown.
   1-9         select the n-th card of your hand
   ← → h l     move the selection (also ↑ ↓ j k)
   Enter       lock in the selected card
-  w           show / hide the selected witch's rules
+  w           show / hide the selected witch's rules (a selected witch's
+              text is also written under it in your hand)
+  a           show the witch's question again, if one waits for you
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
@@ -53,8 +56,13 @@ Dimmed cards cannot be played now; ": (n)" after a card is its cooldown.
 """
 
 
-class MatchScreen(Screen[None]):
-    """One Creature Wars room: both Empires, the last duel, your hand, the log and whose move it is."""
+class MatchScreen(TableScreen):
+    """One Creature Wars room: both Empires, the last duel, your hand, the log and whose move it is.
+
+    When the view carries a ``question`` (only the asked seat's does), a
+    :class:`~client.screens.question.QuestionScreen` opens over the table; its answer is
+    sent only if ``view["legal"]`` offers it.
+    """
 
     DEFAULT_CSS = """
     MatchScreen #body { height: 1fr; }
@@ -70,24 +78,20 @@ class MatchScreen(Screen[None]):
         Binding("right,l,down,j", "move(1)", "move", show=False),
         Binding("enter", "lock_in", "lock in"),
         Binding("w", "witch", "witch text"),
+        Binding("a", "question", "answer", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "leave", "leave"),
         Binding("escape", "back", "back", show=False),
     ]
 
-    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
-    version: reactive[int] = reactive(-1)
     selected: reactive[int] = reactive(0)
-    free_seats: reactive[int] = reactive(0)
-    over: reactive[dict[str, Any] | None] = reactive(None)
-    notice: reactive[str] = reactive("")
 
     def __init__(self, room: str, game: str, *, spectator: bool) -> None:
-        super().__init__()
-        self.room = room
-        self.game = game
-        self.spectator = spectator
+        super().__init__(room, game, spectator=spectator)
         self.turn_seen: int | None = None
+        self.asked: tuple[int, float] | None = None
+        """The question waiting for us: the version it came with, and when its time runs out."""
+        self.question_screen: QuestionScreen | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -98,6 +102,7 @@ class MatchScreen(Screen[None]):
                 yield EmpirePanel(id="top")
                 yield TableInfo(id="info")
                 yield DuelPanel(id="duel")
+                yield ModifiersPanel(id="modifiers")
                 yield EmpirePanel(id="bottom")
                 yield Static("Your hand", id="hand-title")
                 yield HandPanel(id="hand")
@@ -151,6 +156,10 @@ class MatchScreen(Screen[None]):
         duel.titles = ((player_name(0), player_name(1)) if own is None
                        else (f"Opponent ({player_name(top)})", f"You ({player_name(own)})"))
         duel.duel = view.get("last_duel")
+        duel.revealed = view.get("revealed")
+        modifiers = self.query_one("#modifiers", ModifiersPanel)
+        modifiers.seat = own
+        modifiers.modifiers = list(view.get("modifiers") or [])
         hand = self.query_one("#hand", HandPanel)
         cards = self._cards(view)
         playable = legal_slots(view)
@@ -163,6 +172,7 @@ class MatchScreen(Screen[None]):
         hand.selected = self.selected if cards and own is not None else None
         self._refresh_witch()
         self._refresh_status()
+        self._follow_question(view)
 
     def watch_selected(self, selected: int) -> None:
         if self.is_mounted and self.view is not None and self.view.get("seat") is not None:
@@ -215,7 +225,7 @@ class MatchScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Spectators have no hand: the card keys are off (and out of the footer)."""
-        return not (self.spectator and action in ("pick", "move", "lock_in", "witch"))
+        return not (self.spectator and action in ("pick", "move", "lock_in", "witch", "question"))
 
     def action_pick(self, n: int) -> None:
         self.app.clear_notifications()
@@ -243,6 +253,9 @@ class MatchScreen(Screen[None]):
             return
         if view.get("outcome") or self.over:
             why = "The match is over."
+        elif view.get("waiting_for") is not None:
+            why = ("A witch's question waits for you: press a to answer it." if view.get("question")
+                   else "A witch's question waits for the opponent's choice.")
         elif view.get("locked_card"):
             why = "You have already locked in a card this turn."
         elif self._selected_card() is None:
@@ -273,17 +286,47 @@ class MatchScreen(Screen[None]):
         else:
             self.action_leave()
 
-    def action_leave(self) -> None:
-        """Leave the room; a seated player in a running match is asked first."""
-        view = self.view
-        playing = view is not None and view.get("seat") is not None and not (view.get("outcome") or self.over)
-        if not playing:
-            self.post_message(LeaveRoom(self.room))
+    # -- a witch's question --------------------------------------------------------
+
+    def _follow_question(self, view: dict[str, Any]) -> None:
+        """Open the question modal for a new question; close it once the view no longer asks."""
+        question = view.get("question")
+        if not question or self.spectator:
+            self.asked = None
+            self._close_question()
             return
+        if self.asked is not None and self.asked[0] == self.version:
+            return
+        self._close_question()
+        self.asked = (self.version, time.monotonic() + float(question.get("timeout") or 0))
+        self.action_question()
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.post_message(LeaveRoom(self.room))
+    def _close_question(self) -> None:
+        modal, self.question_screen = self.question_screen, None
+        if modal is not None and modal.is_current:
+            modal.dismiss(None)
 
-        self.app.push_screen(ConfirmScreen(f"Leave room #{self.room}?\nYour seat stays yours: "
-                                           "Enter on it in the lobby takes it back."), answered)
+    def action_question(self) -> None:
+        """Show the question waiting for us (again, after Esc hid it)."""
+        view = self.view
+        question = (view or {}).get("question")
+        if view is None or not question or self.asked is None:
+            self.notify("No question waits for you.", severity="warning")
+            return
+        if self.question_screen is not None and self.question_screen in self.app.screen_stack:
+            return
+        allowed = {int(d["option"]) for d in view.get("legal") or () if d.get("kind") == "choose" and "option" in d}
+        modal = QuestionScreen(question, allowed=allowed, deadline=self.asked[1])
+        self.question_screen = modal
+        self.app.push_screen(modal, self._answered)
+
+    def _answered(self, option: int | None) -> None:
+        """The modal's answer: sent only if the current view still offers it."""
+        self.question_screen = None
+        if option is None:
+            return
+        decision = {"kind": "choose", "option": option}
+        if self.view is not None and decision in (self.view.get("legal") or []):
+            self.post_message(Decide(self.room, decision))
+        else:
+            self.notify("That answer is no longer offered.", severity="warning")

@@ -1,37 +1,15 @@
 """The Textual app against a real server, driven like a player drives it: keys in, screen text out."""
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from typing import Any
-
-from textual.message import Message
-from textual.notifications import Notify
-from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from client.app import CardroomApp
 from client.connection import Client, Seat
 from client.link import address_of
-from client.messages import Decide, Disconnected
+from client.messages import Disconnected
 from client.screens import SPECTATOR_BANNER, LobbyScreen, MatchScreen
 from client.widgets import DuelPanel, HandPanel
-
-SIZE = (120, 44)
-
-
-def screen_text(app: CardroomApp) -> str:
-    """Every character on the current screen, line by line, as the terminal would show it."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot: Pilot[None], ready: Callable[[], object], what: str, timeout: float = 10.0) -> None:
-    """Let the app run until ``ready()`` holds; fail after ``timeout`` seconds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not ready():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
+from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 
 
 def table(app: CardroomApp) -> MatchScreen:
@@ -48,23 +26,6 @@ def on_table(app: CardroomApp) -> bool:
     return isinstance(app.screen, MatchScreen) and app.screen.view is not None
 
 
-class Recorder:
-    """A message hook keeping the messages the tests look for."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    def __call__(self, message: Message) -> None:
-        if isinstance(message, Decide | Notify | Disconnected):
-            self.messages.append(message)
-
-    def decisions(self) -> list[dict[str, Any]]:
-        return [m.decision for m in self.messages if isinstance(m, Decide)]
-
-    def toasts(self) -> list[str]:
-        return [m.notification.message for m in self.messages if isinstance(m, Notify)]
-
-
 async def test_lobby_lists_rooms_of_other_players(server_url: str) -> None:
     async with await Client.connect(server_url, name="other") as other:
         seat = await other.create("creature_wars", seed=11)
@@ -78,6 +39,7 @@ async def test_lobby_lists_rooms_of_other_players(server_url: str) -> None:
             assert f"connected to {address_of(server_url)}" in text
             row = next(line for line in text.splitlines() if f"#{seat.room}" in line)
             assert "Creature Wars" in row and "1/2" in row and "waiting" in row
+            assert "other, —" in row, "the players' names, a free seat as a dash"
 
             later = await other.create("creature_wars", seed=12, sit=False)
             assert isinstance(later, str)
@@ -225,13 +187,6 @@ SCENARIO = {
              "Lvl.4 Holy Skeleton {3}", "Lvl.5 Holy Skeleton {3}", "Lvl.6 Holy Skeleton {3}"],
 }
 """Both seats hold a Lvl.3 Fire Giant: playing them ties, and both come back on cooldown."""
-
-
-def panel_text(app: CardroomApp, widget_id: str) -> str:
-    """The screen text inside one widget's region (cropped by cells, so wide glyphs elsewhere do not shift it)."""
-    region = app.screen.query_one(widget_id).content_region
-    strips = app.screen._compositor.render_strips()[region.y:region.bottom]
-    return "\n".join(strip.crop(region.x, region.right).text.rstrip() for strip in strips)
 
 
 async def test_witch_text_cooldown_leave_and_take_the_seat_back(server_url: str) -> None:

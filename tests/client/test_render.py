@@ -1,4 +1,4 @@
-"""The drawing helpers: colour repeats the notation, never replaces it; playability comes from the view."""
+"""The drawing helpers: colour repeats the notation, never replaces it; what is playable comes from the view."""
 from __future__ import annotations
 
 import io
@@ -6,6 +6,8 @@ from typing import Any
 
 from rich.console import Console
 
+from client.moves import move_label, move_prompt
+from client.playing_cards import BLACK_SUIT, RED_SUIT, face_text, is_red
 from client.render import (
     TYPE_COLOURS,
     WITCH_COLOUR,
@@ -14,8 +16,12 @@ from client.render import (
     hand_renderable,
     hp_bar,
     legal_slots,
+    modifiers_renderable,
+    revealed_renderable,
     status_line,
 )
+from client.screens.solitaire import solitaire_status
+from client.screens.table import decision_of
 
 
 def creature(text: str, ptype: str | None, **extra: Any) -> dict[str, Any]:
@@ -85,3 +91,56 @@ def test_duel_and_hp_read_in_monochrome() -> None:
     assert "power 13" in text and "★ wins" in text and "takes 2" in text
     assert hp_bar(22, 30, width=15).plain == "███████████░░░░ 22/30"
     assert hp_bar(-3, 30, width=4).plain == "░░░░ -3/30"
+
+
+def test_witch_questions_and_modifiers_in_words() -> None:
+    base: dict[str, Any] = {"seat": 1, "turn": 2, "locked": [True, True], "passed": [False, False],
+                            "legal": [], "outcome": None, "waiting_for": 0}
+    assert status_line(base) == "waiting for the opponent's choice"
+    asked = {**base, "seat": 0, "question": {"prompt": "Choose a Tribe.", "options": ["Wolf"], "timeout": 30}}
+    assert status_line(asked) == "your choice: Choose a Tribe. (a to answer)"
+    assert status_line({**base, "seat": None}) == "spectating · turn 2 · waiting for Player 1's choice"
+    mods = [{"text": "Lucky Witch: the next creature wins.", "owner": 0, "until": 0},
+            {"text": "Berserker Witch: the loser takes more.", "owner": 1, "until": 4}]
+    lines = modifiers_renderable(mods, 0).plain.splitlines()
+    assert lines == ["In play", " • Lucky Witch: the next creature wins. (yours)",
+                     " • Berserker Witch: the loser takes more. (opponent's) · until turn 4"]
+    assert "(Player 2's)" in modifiers_renderable(mods, None).plain
+    shown = plain(revealed_renderable([creature("Lvl.1 Holy Wolf {2}", "Holy"), None], (1, 0), ("Them", "You")))
+    assert "the duel waits for a witch's question" in shown and "Lvl.1 Holy Wolf {2}" in shown and "pass" in shown
+
+
+def test_a_selected_witch_shows_its_rules_under_it() -> None:
+    witch = {"text": "Lvl.2 Blind Witch {3}", "kind": "witch", "type": None, "rarity": "lesser",
+             "rules": "Your opponent plays blind.\nTwice."}
+    cards = [creature("Lvl.1 Fire Wolf {2}", "Fire"), witch]
+    assert "Your opponent plays blind." not in hand_renderable(cards, selected=0, playable={0, 1}, locked_slot=None).plain
+    lines = hand_renderable(cards, selected=1, playable={0, 1}, locked_slot=None).plain.splitlines()
+    assert [line.strip() for line in lines[2:]] == ["Your opponent plays blind.", "Twice."]
+
+
+def test_playing_cards_are_coloured_by_suit_and_always_written_out() -> None:
+    for card in ({"face": "7♦", "suit": "diamonds"}, {"face": "Q♥", "suit": "H"}, {"face": "2♥"}):
+        assert is_red(card) and face_text(card).plain == card["face"] and RED_SUIT in str(face_text(card).style)
+    for card in ({"face": "7♠", "suit": "spades"}, {"face": "K♣", "suit": "C"}):
+        assert not is_red(card) and BLACK_SUIT in str(face_text(card).style)
+    assert face_text(None).plain == "—" and is_red("D") and not is_red("S")
+
+
+def test_moves_come_from_the_labels_and_losing_ones_are_flagged() -> None:
+    assert move_prompt(0, {"kind": "mana", "slot": 6, "label": "Play 4♠ for mana (+4)"}).plain == "1 Play 4♠ for mana (+4)"
+    losing = move_prompt(9, {"kind": "cast", "slot": 3, "target": 1, "label": "Cast 9♦ at 5♣", "loses": True}).plain
+    assert losing == "  Cast 9♦ at 5♣  ⚠ loses the game"
+    assert move_label({"kind": "end_turn"}) == "end_turn" and move_label({"kind": "gift", "suit": "S"}) == "gift (suit S)"
+    assert decision_of({"kind": "cast", "slot": 3, "target": 1, "label": "x", "loses": True}) == \
+        {"kind": "cast", "slot": 3, "target": 1}
+
+
+def test_solitaire_status_line() -> None:
+    view: dict[str, Any] = {"seat": 0, "score": 7, "legal": [{"kind": "mana"}] * 3, "outcome": None}
+    assert solitaire_status(view) == "your move: 3 possible · 1-9 or ↑ ↓ to pick, Enter plays"
+    assert solitaire_status({**view, "seat": None, "legal": []}) == "spectating · score 7"
+    over = {**view, "outcome": {"winner": None, "reason": "lost", "detail": "no play left"}}
+    assert solitaire_status(over) == "game over: no play left — you lose"
+    assert solitaire_status({**over, "outcome": {"winner": 0, "detail": "all defeated"}}) == \
+        "game over: all defeated — you win"

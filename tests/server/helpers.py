@@ -9,6 +9,7 @@ from client import Client
 from client.connection import Seat
 from engine.creature_wars import GAME
 from engine.creature_wars.state import State
+from engine.interface import Event, redact_all
 from protocol import decode_any
 from server.store import Store
 
@@ -39,6 +40,13 @@ async def play_to_end(players: list[tuple[Client, Seat]], seed: int, bound: int 
 
 async def replay(redis_url: str, room: str, options: dict[str, Any], seed: int) -> dict[int, State]:
     """Every state of a room by version, rebuilt from the stored decision log with the engine."""
+    states, _ = await replay_with_events(redis_url, room, options, seed)
+    return states
+
+
+async def replay_with_events(redis_url: str, room: str, options: dict[str, Any], seed: int
+                             ) -> tuple[dict[int, State], dict[int, list[Event]]]:
+    """States and the events that led to each version, rebuilt from the stored log with the engine."""
     store = Store(redis_url)
     try:
         records = await store.log(room)
@@ -46,11 +54,41 @@ async def replay(redis_url: str, room: str, options: dict[str, Any], seed: int) 
         await store.close()
     state = GAME.setup(options, seed)
     states = {state.version: state}
+    events: dict[int, list[Event]] = {state.version: []}
     for record in records:
-        state, _ = GAME.apply(state, record["seat"], record["d"])
+        state, new = GAME.apply(state, record["seat"], record["d"])
         assert state.version == record["v"]
         states[state.version] = state
-    return states
+        events[state.version] = list(new)
+    return states, events
+
+
+def projection_errors(frames: list[bytes], states: dict[int, State], events: dict[int, list[Event]],
+                      seat: int | None) -> list[str]:
+    """Frames that are not exactly the engine's view and redacted events for ``seat`` at their version."""
+    errors = []
+    for frame in frames:
+        message = decode_any(frame)
+        if message.get("t") != "view":
+            continue
+        version = message["version"]
+        if message["view"] != GAME.view(states[version], seat):
+            errors.append(f"v{version}: the view differs from view(state, {seat})")
+        if message["events"] not in ([], redact_all(events[version], seat)):
+            errors.append(f"v{version}: the events differ from redact_all(events, {seat})")
+    return errors
+
+
+def announced(frames: list[bytes]) -> dict[int, set[str]]:
+    """By version, every string a spectator had been told so far: what is public knowledge by then."""
+    told: set[str] = set()
+    out: dict[int, set[str]] = {}
+    for frame in frames:
+        message = decode_any(frame)
+        if message.get("t") == "view":
+            told |= set(strings(message["events"]))
+            out[message["version"]] = set(told)
+    return out
 
 
 def hidden_texts(state: State, seat: int | None) -> set[str]:
@@ -74,8 +112,13 @@ def strings(value: Any) -> list[str]:
     return []
 
 
-def leaks(frames: list[bytes], states: dict[int, State], seat: int | None) -> list[str]:
-    """What in ``frames`` names a card hidden from ``seat`` at that frame's version, or internal fields."""
+def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
+          public: dict[int, set[str]] | None = None) -> list[str]:
+    """What in ``frames`` names a card hidden from ``seat`` at that frame's version, or internal fields.
+
+    ``public`` (by version) is what had been announced to everyone by then, e.g. a token a witch
+    effect gave in the open: naming such a card is not a leak.
+    """
     found = []
     for frame in frames:
         message = decode_any(frame)
@@ -89,7 +132,10 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None) -> li
         for s, hand in enumerate(message["view"]["hands"]):
             if s != seat and "cards" in hand:
                 found.append(f"v{message['version']}: seat {s}'s hand cards sent to {seat}")
+        known = (public or {}).get(message["version"], set())
         for secret in hidden_texts(state, seat):
+            if any(secret in text for text in known):
+                continue
             if any(secret in text for text in texts):
                 found.append(f"v{message['version']}: {secret!r} sent to {seat}")
     return found

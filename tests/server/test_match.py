@@ -4,7 +4,7 @@ from __future__ import annotations
 from client import Client
 from protocol import decode_any
 from server.store import Store
-from tests.server.helpers import leaks, play_to_end, replay
+from tests.server.helpers import announced, leaks, play_to_end, projection_errors, replay_with_events
 
 SEED = 20261121
 
@@ -22,13 +22,16 @@ async def test_full_match_hides_what_each_may_not_see(server_url: str, redis_url
         await watcher.wait_view(sa.room, lambda v: v["outcome"] is not None)
         over = a.over[sa.room]
         assert over["seed"] == SEED
-        states = await replay(redis_url, sa.room, {}, over["seed"])
+        states, events = await replay_with_events(redis_url, sa.room, {}, over["seed"])
         final = max(states)
         assert a.versions[sa.room] == b.versions[sa.room] == watcher.versions[sa.room] == final
         assert states[final].outcome is not None
         assert over["outcome"]["winner"] == states[final].outcome.winner
+        public = announced(watcher.frames)
         for client, seat in ((a, 0), (b, 1), (watcher, None)):
-            assert leaks(client.frames, states, seat) == []
+            # exactly the engine's projection for that recipient, and no card it may not know
+            assert projection_errors(client.frames, states, events, seat) == []
+            assert leaks(client.frames, states, seat, public) == []
         # the spectator saw every version, and every one of its views hid both hands
         spectator_views = [decode_any(f) for f in watcher.frames]
         seen = {m["version"] for m in spectator_views if m.get("t") == "view"}

@@ -1,0 +1,224 @@
+"""What both solitaire tables share: the header line, the numbered legal moves, the log, confirming a losing move.
+
+A game's screen subclasses :class:`SolitaireScreen` and draws its table from the view
+(:meth:`~SolitaireScreen.compose_table`, :meth:`~SolitaireScreen.draw`). What may be
+played is only ever an entry of ``view["legal"]``, shown by its ``label``; an entry
+marked ``"loses": true`` asks first.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Footer, Header, OptionList, Static
+
+from client.messages import Decide
+from client.moves import MoveList
+from client.screens.dialogs import ConfirmScreen, HelpScreen
+from client.screens.table import SPECTATOR_BANNER, TableScreen, decision_of
+from client.widgets import Banner, EventLog, StatusLine
+
+__all__ = ["LOSING_QUESTION", "SolitaireScreen", "solitaire_status"]
+
+LOSING_QUESTION = "This play loses the game. Play it anyway?"
+
+KEYS_HELP = """
+  1-9         pick the n-th move in the list
+  ↑ ↓         move through the list
+  Enter       play the picked move (a move marked ⚠ asks first)
+  ?           this help
+  q / Esc     leave the table (asks first while you play)
+"""
+
+
+def solitaire_status(view: dict[str, Any] | None, over: dict[str, Any] | None = None) -> str:
+    """One line: the result, or how many moves the view offers, or that we only watch."""
+    if view is None:
+        return "waiting for the table…"
+    outcome = view.get("outcome") or (over or {}).get("outcome")
+    seat = view.get("seat")
+    if outcome:
+        detail = str(outcome.get("detail") or outcome.get("reason", ""))
+        if seat is None:
+            return f"game over: {detail}"
+        return f"game over: {detail} — {'you win' if outcome.get('winner') == seat else 'you lose'}"
+    if seat is None:
+        return f"spectating · score {view.get('score', '?')}"
+    count = len(view.get("legal") or ())
+    if not count:
+        return "nothing to play now"
+    return f"your move: {count} possible · 1-9 or ↑ ↓ to pick, Enter plays"
+
+
+class SolitaireScreen(TableScreen):
+    """A one-player table: the game's own panels on the left, the legal moves on the right, the log below."""
+
+    GAME_TITLE: ClassVar[str] = "Solitaire"
+    RULES_HELP: ClassVar[str] = ""
+    moves_kept = False
+    """Whether the last view repeated the same version (then the move highlight stays where it was)."""
+
+    DEFAULT_CSS = """
+    SolitaireScreen #info { height: auto; padding: 0 1; background: $boost; }
+    SolitaireScreen #body { height: 2fr; }
+    SolitaireScreen #table { width: 1fr; height: 1fr; padding: 0 1; }
+    SolitaireScreen #moves-pane { width: 50; height: 1fr; }
+    SolitaireScreen #moves-title { height: 1; padding: 0 1; text-style: bold; }
+    SolitaireScreen.-spectator #moves-pane { display: none; }
+    SolitaireScreen EventLog { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "pick(1)", "pick", key_display="1-9"),
+        *(Binding(str(n), f"pick({n})", "pick", show=False) for n in range(2, 10)),
+        Binding("enter", "play", "play"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "leave", "leave"),
+        Binding("escape", "leave", "leave", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Banner(id="notice")
+        yield Banner(id="spectating")
+        yield Static(id="info")
+        with Horizontal(id="body"):
+            with VerticalScroll(id="table"):
+                yield from self.compose_table()
+            with Vertical(id="moves-pane"):
+                yield Static("Moves", id="moves-title")
+                yield MoveList(id="moves")
+        yield EventLog(id="log", max_lines=500, wrap=True)
+        yield StatusLine(id="status")
+        yield Footer()
+
+    # -- for each game -----------------------------------------------------------
+
+    def compose_table(self) -> Iterable[Widget]:
+        """The game's own panels (filled by :meth:`draw`)."""
+        return ()
+
+    def draw(self, view: dict[str, Any]) -> None:
+        """Redraw the game's panels from ``view``."""
+
+    def info(self, view: dict[str, Any]) -> Text:
+        """The line under the header: score and counts."""
+        return Text(f"score {view.get('score', '?')}")
+
+    def headline(self, view: dict[str, Any]) -> str:
+        """What the header says after the game's name (score, mana…)."""
+        return f"score {view.get('score', '?')}"
+
+    # -- what the app feeds in -----------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.set_class(self.spectator, "-spectator")
+        self.query_one("#spectating", Banner).message = SPECTATOR_BANNER if self.spectator else ""
+        where = f"You watch room #{self.room} as a spectator." if self.spectator else f"You play in room #{self.room}."
+        self.query_one("#log", EventLog).add(where, style="dim")
+        self.title = f"{self.GAME_TITLE} · room #{self.room}"
+        self.query_one("#moves", MoveList).focus()
+        self._refresh_status()
+
+    def show(self, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """A new view: log its events, then redraw everything from it."""
+        log = self.query_one("#log", EventLog)
+        for event in events:
+            text = event.get("text")
+            if text:
+                log.add(str(text), style="bold" if event.get("kind") == "over" else "")
+        same = version == self.version
+        self.version = version
+        self.moves_kept = same
+        self.view = view
+
+    def match_over(self, outcome: dict[str, Any], seed: int | None, commitment: str) -> None:
+        """The end: log the outcome and the revealed seed."""
+        self.over = {"outcome": outcome}
+        log = self.query_one("#log", EventLog)
+        log.add(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}", style="bold")
+        if seed is not None:
+            log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
+
+    # -- drawing -------------------------------------------------------------------
+
+    def watch_view(self, view: dict[str, Any] | None) -> None:
+        if view is None:
+            return
+        self.title = f"{self.GAME_TITLE} · room #{self.room} · {self.headline(view)}"
+        self.query_one("#info", Static).update(self.info(view))
+        self.draw(view)
+        moves = self.query_one("#moves", MoveList)
+        moves.set_moves(list(view.get("legal") or []), keep=self.moves_kept)
+        self._refresh_status()
+
+    def watch_over(self) -> None:
+        self._refresh_status()
+
+    def watch_notice(self, notice: str) -> None:
+        self.query_one("#notice", Banner).message = notice
+
+    def _refresh_status(self) -> None:
+        if self.is_mounted:
+            self.query_one("#status", StatusLine).status = solitaire_status(self.view, self.over)
+
+    # -- keys ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Spectators have no moves: the move keys are off (and out of the footer)."""
+        return not (self.spectator and action in ("pick", "play"))
+
+    def action_pick(self, n: int) -> None:
+        """Highlight the n-th move (Enter then plays it)."""
+        self.app.clear_notifications()
+        moves = self.query_one("#moves", MoveList)
+        if 1 <= n <= len(moves.moves):
+            moves.highlighted = n - 1
+            moves.focus()
+        elif moves.moves:
+            self.notify(f"There are {len(moves.moves)} moves.", severity="warning")
+        else:
+            self.notify("Nothing to play now.", severity="warning")
+
+    def action_play(self) -> None:
+        """Play the highlighted move (Enter when the list does not have the focus)."""
+        moves = self.query_one("#moves", MoveList)
+        if moves.highlighted is None:
+            self.notify("Nothing to play now.", severity="warning")
+            return
+        self.play(moves.highlighted)
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.play(event.option_index)
+
+    def play(self, index: int) -> None:
+        """Send the move at ``index`` of the list, if the current view still offers it; a losing one asks first."""
+        self.app.clear_notifications()
+        moves = self.query_one("#moves", MoveList).moves
+        if self.view is None or not 0 <= index < len(moves):
+            return
+        entry = moves[index]
+        if entry not in (self.view.get("legal") or []):
+            self.notify("That move is no longer offered.", severity="warning")
+            return
+        if not entry.get("loses"):
+            self.post_message(Decide(self.room, decision_of(entry)))
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.view is not None and entry in (self.view.get("legal") or []):
+                self.post_message(Decide(self.room, decision_of(entry)))
+
+        self.app.push_screen(ConfirmScreen(f"{LOSING_QUESTION}\n\n{escape(str(entry.get('label', '')))}"), answered)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(f"[b]{self.GAME_TITLE}[/b]\n\n{self.RULES_HELP}{KEYS_HELP}"))

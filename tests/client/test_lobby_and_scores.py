@@ -1,0 +1,102 @@
+"""The lobby's create pane (any game, a solitaire's daily deal) and the high-score screen, against a real server."""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import DataTable
+
+from client.app import CardroomApp
+from client.connection import Client, Seat
+from client.scores import format_table
+from client.screens import LobbyScreen, QueensScreen, ScoresScreen, SolitaireScreen, TableauScreen
+from client.screens.high_scores import TABLES, table_id
+from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
+
+
+def row_of(app: CardroomApp, room: str) -> str:
+    return next((line for line in screen_text(app).splitlines() if f"#{room}" in line), "")
+
+
+async def play_to_the_end(client: Client, seat: Seat) -> dict[str, Any]:
+    """Play the first legal move that does not lose until the game ends (every play removes a card)."""
+    view = await client.wait_view(seat.room, lambda v: True)
+    for _ in range(60):
+        if view["outcome"] is not None:
+            return view
+        move = next((m for m in view["legal"] if not m.get("loses")), view["legal"][0])
+        reply = await client.decide(seat, move)
+        view = reply["view"]
+    raise AssertionError("the game did not end")
+
+
+async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) -> None:
+    hook = Recorder()
+    app = CardroomApp(server_url, "fay")
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot, \
+            await Client.connect(server_url, name="looker") as looker:
+        await until(pilot, lambda: app.link.client is not None, "the connection")
+        # the daily deal is for solitaires only
+        await pilot.press("d")
+        await until(pilot, lambda: any("Daily deals are for the solitaires" in t for t in hook.toasts()), "the hint")
+
+        await pilot.press("g", "d", "c")
+        await until(pilot, lambda: isinstance(app.screen, TableauScreen) and app.screen.view is not None, "the table")
+        screen = app.screen
+        assert isinstance(screen, SolitaireScreen) and screen.view is not None
+        rooms = await looker.list_rooms()
+        assert len(rooms) == 1 and rooms[0]["room"] == screen.room
+        assert rooms[0]["game"] == "fairy_tableau" and rooms[0]["ranked"].startswith("daily:")
+        assert rooms[0]["players"] == ["fay"] and rooms[0]["score"] == screen.view["score"]
+        daily_room = screen.room
+
+        await pilot.press("q", "y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await until(pilot, lambda: "daily" in row_of(app, daily_room), "the room in the list")
+        row = row_of(app, daily_room)
+        assert "Fairy Tableau" in row and "1/1" in row and "fay" in row and " 7 " in row and "your seat" in row
+
+        # g moves on to Queen's Challenge; d unticks the daily deal: a ranked all-time room
+        await pilot.press("g", "d", "c")
+        await until(pilot, lambda: isinstance(app.screen, QueensScreen) and app.screen.view is not None, "the table")
+        queens = next(r for r in await looker.list_rooms() if r["game"] == "queens_challenge")
+        assert queens["ranked"] == "all" and queens["players"] == ["fay"] and not queens["scenario"]
+
+
+async def test_scores_screen_shows_the_server_tables(server_url: str) -> None:
+    async with await Client.connect(server_url, name="finisher") as finisher:
+        seat = await finisher.create("fairy_tableau")
+        assert isinstance(seat, Seat)
+        final = await play_to_the_end(finisher, seat)
+        score = final["outcome"]["scores"][0]
+        best = await finisher.request("scores", game="fairy_tableau")
+        assert [(e["name"], e["room"], e["score"]) for e in best["entries"]] == [("finisher", seat.room, score)]
+
+        app = CardroomApp(server_url, "reader")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.lobby.query_one("#rooms", DataTable).row_count == 1, "the lobby")
+            assert f" {score} " in row_of(app, seat.room) and "over" in row_of(app, seat.room)
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, ScoresScreen), "the scores screen")
+            screen = app.screen
+            assert isinstance(screen, ScoresScreen)
+            await until(pilot, lambda: len(screen.tables) == len(TABLES), "every table")
+            await pilot.pause(0.1)
+            boxes = {key: panel_text(app, f"#{table_id(*key)}").rstrip() for key in TABLES}
+            assert boxes[("fairy_tableau", False)] == format_table(best)
+            assert f"   1. {score:>6}  finisher" in boxes[("fairy_tableau", False)]
+            for key in (("fairy_tableau", True), ("queens_challenge", False), ("queens_challenge", True)):
+                assert boxes[key].endswith("no scores yet"), boxes[key]
+            assert "today (" in boxes[("queens_challenge", True)] and "all time" in boxes[("queens_challenge", False)]
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+
+
+def test_a_table_with_entries_is_written_rank_score_name_room() -> None:
+    table = {"game": "queens_challenge", "table": "daily:2030-01-02", "entries": [
+        {"rank": 1, "name": "ada", "room": "a1b2c3", "score": 52},
+        {"rank": 2, "name": "", "room": "d4e5f6", "score": 17},
+    ]}
+    lines = format_table(table).splitlines()
+    assert lines[0] == "queens_challenge — today (2030-01-02)" and set(lines[1]) == {"-"}
+    assert lines[2].split() == ["1.", "52", "ada", "#a1b2c3"]
+    assert lines[3].split() == ["2.", "17", "anonymous", "#d4e5f6"]

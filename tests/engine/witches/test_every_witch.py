@@ -1,0 +1,74 @@
+"""Every witch of the catalogue is playable: it has an effect, and random matches that cast it keep every invariant."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from engine.creature_wars import GAME
+from engine.creature_wars.cards import PowerType, Tribe
+from engine.creature_wars.effects import EFFECTS
+from engine.creature_wars.state import State
+from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity
+from engine.interface import redact_all
+from tests.engine.test_properties import check_conservation, check_events, check_view
+
+
+def test_the_catalogue_holds_141_playable_witches() -> None:
+    assert len(CATALOGUE) == 141
+    assert [sum(s.rarity is r for s in CATALOGUE) for r in Rarity] == [27, 97, 17]
+    assert len({s.name for s in CATALOGUE}) == 141 and len({s.key for s in CATALOGUE}) == 141
+    missing = [s.key for s in CATALOGUE if s.key not in EFFECTS]
+    assert missing == [], f"witches without an effect: {missing}"
+    assert set(EFFECTS) == {s.key for s in CATALOGUE}
+
+
+def random_card(rnd: random.Random) -> str:
+    if rnd.random() < 0.2:
+        spec = rnd.choice(CATALOGUE)
+        return f"Lvl.{rnd.randint(*spec.rarity.levels)} {spec.name}"
+    ptype = rnd.choice([*[p.value + " " for p in PowerType], ""])
+    return f"Lvl.{rnd.randint(1, 6)} {ptype}{rnd.choice(list(Tribe)).value}"
+
+
+def scenario(witch: str, rnd: random.Random) -> dict[str, Any]:
+    return {
+        "deck": [random_card(rnd) for _ in range(rnd.randint(4, 24))],
+        "hands": [[witch] + [random_card(rnd) for _ in range(4)], [random_card(rnd) for _ in range(5)]],
+        "first_drawer": rnd.randint(0, 1),
+        "hp": rnd.randint(5, 30),
+    }
+
+
+def play_out(state: State, rnd: random.Random, start: State) -> None:
+    """Random legal play to the end, checking the invariants at every step."""
+    for _ in range(2000):
+        if GAME.outcome(state) is not None:
+            return
+        waiting = [s for s in (0, 1) if GAME.legal(state, s)]
+        assert waiting, "the match is on but nobody may act"
+        seat = rnd.choice(waiting)
+        state, events = GAME.apply(state, seat, rnd.choice(list(GAME.legal(state, seat))))
+        check_conservation(state, start)
+        check_events(list(events))
+        for viewer in (0, 1, None):
+            check_view(state, viewer)
+            redact_all(list(events), viewer)
+        assert GAME.load(GAME.dump(state)) == state
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("spec", CATALOGUE, ids=[s.key for s in CATALOGUE])
+@settings(max_examples=3, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(rnd=st.randoms(use_true_random=False))
+def test_casting_each_witch_keeps_every_invariant(spec: Any, rnd: random.Random) -> None:
+    witch = f"Lvl.{rnd.randint(*spec.rarity.levels)} {spec.name}"
+    state: State = GAME.setup(scenario(witch, rnd), rnd.randint(0, 2**32))
+    start = state
+    if GAME.legal(state, 0) and {"kind": "play", "slot": 0} in GAME.legal(state, 0):
+        state, events = GAME.apply(state, 0, {"kind": "play", "slot": 0})
+        check_events(list(events))
+    play_out(state, rnd, start)
