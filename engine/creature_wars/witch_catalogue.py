@@ -69,8 +69,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="This witch cannot be attacked.",
         source_name="Invisible Witch",
         ruling=(
-            "There is no fight: neither Empire takes damage and the enemy card returns to its owner's hand with no "
-            "cooldown. The witch counts as having escaped."
+
+            "There is no fight: neither Empire takes damage and the enemy card returns to its owner's hand with "
+            "no cooldown. The witch counts as having escaped. The enemy card goes back to its owner's hand with "
+            "no cooldown even when it is a witch; with no fight neither witch lost, so an enemy witch counts as "
+            "escaped, and two Invisible Witches both go back to their owners' hands."
+
         ),
     ),
     WitchSpec(
@@ -79,6 +83,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="If this witch loses its duel, discard a random card from your opponent's hand.",
         source_name="Angry Witch",
+        ruling=(
+            "The random card may be the creature that just came back from the fight; the discard is face up."
+        ),
     ),
     WitchSpec(
         key="magic_witch",
@@ -86,7 +93,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="Transform a card in your opponent's hand into a random Serpent.",
         source_name="Magic Witch",
-        ruling="A random card in the opponent's hand is replaced by a random Serpent (level 1-6, random Power Type).",
+        ruling=(
+            "A random card in the opponent's hand is replaced by a random Serpent (level 1-6, random Power Type)."
+            " The old card is removed from the game. Everyone is told a card in that hand turned into a Serpent; "
+            "only its holder learns which card, and the Serpent's level and type."
+        ),
     ),
     WitchSpec(
         key="voodoo_witch",
@@ -94,7 +105,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="If this witch is killed, your opponent also takes damage but their's is doubled.",
         source_name="Voodoo Witch",
-        ruling="When it loses its fight you take its 3 damage as usual and your opponent takes double that, 6.",
+        ruling=(
+            "When it loses its fight you take its 3 damage as usual and your opponent takes double that, 6. The "
+            "extra damage is effect damage: effect-damage modifiers apply to it, duel-only ones (Witch of Wrath) "
+            "do not."
+        ),
     ),
     WitchSpec(
         key="greedy_witch",
@@ -110,8 +125,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Become a random Witch and cast its effect at the start of the duel.",
         source_name="Which Witch",
         ruling=(
+
             "The witch is drawn like any random witch (rarity weights 3:2:1, level in its rarity's range; Which "
-            "Witch is drawn again). This card fights as that witch and casts its effect instead."
+            "Witch is drawn again). This card fights as that witch and casts its effect instead. The Which Witch "
+            "card is removed from the game and the new witch, shown to both players, fights in its place without "
+            "a Witch Rally bonus. While witches are banned it stays itself and casts nothing."
+
         ),
     ),
     WitchSpec(
@@ -120,6 +139,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="Swap hands with your opponent.",
         source_name="Witcheroo",
+        ruling=(
+            "The cards enter their new hands one by one (effects on cards entering a hand apply, rallies are "
+            "re-checked); cooldowns stay. Each player is told their new hand."
+        ),
     ),
     WitchSpec(
         key="kind_witch",
@@ -127,6 +150,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="Give creatures in both players' hands +1 levels.",
         source_name="Kind Witch",
+        ruling=(
+            "Only cards in hand gain the level, not the cards in the duel. Each holder sees their own upgrades; "
+            "the others only that the creatures in that hand gained +1."
+        ),
     ),
     WitchSpec(
         key="cocksure_witch",
@@ -134,7 +161,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="If this witch wins its duel, draw a card. Otherwise, your opponent does.",
         source_name="Cocksure Witch",
-        ruling="As in the witch rules, a tie counts as the witch winning.",
+        ruling=(
+            "As in the witch rules, a tie counts as the witch winning. Otherwise means the witch lost its fight."
+        ),
     ),
     WitchSpec(
         key="flamboyant_witch",
@@ -143,8 +172,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Representation from the underworld.",
         source_name="Flamboyant Witch",
         ruling=(
+
             "Add a random creature with the Nightmare Power Type (random Tribe, level 1-3) to your hand: the "
-            "underworld's representative."
+            "underworld's representative. Only its holder sees which creature it is."
+
         ),
     ),
     WitchSpec(
@@ -154,8 +185,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Get a copy of the strongest (base str, level) creature in your opponent's hand.",
         source_name="Envious Witch",
         ruling=(
-            "Strongest means highest base str, then highest level, then at random. You get a new copy; the original "
-            "stays in the opponent's hand."
+
+            "Strongest means highest base str, then highest level, then at random. You get a new copy; the "
+            "original stays in the opponent's hand. The copy has the same Tribe (or token kind), level with rally"
+            " bonuses, base str and Power Type, but no cooldown, marks, rally flags or web; a copied token keeps "
+            "its ban. Only the caster and the victim learn which card was copied."
+
         ),
     ),
     WitchSpec(
@@ -175,7 +210,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="If this witch survives its duel, turn all witches in your opponent's hand into Sick Witches.",
         source_name="Sick Witch",
-        ruling="The new Sick Witches keep the levels of the witches they replace.",
+        ruling=(
+            "The new Sick Witches keep the levels of the witches they replace. Each new Sick Witch keeps the "
+            "replaced witch's level, Witch Rally mark, cooldown, ban, marks and place in hand. Others are told "
+            "the same whether or not any witch was turned."
+        ),
     ),
     WitchSpec(
         key="sacrificial_witch",
@@ -183,6 +222,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="If this witch dies, give all creatures in your hand +2 levels.",
         source_name="Sacrificial Witch",
+        ruling=(
+            "Only creatures gain the +2, not witches."
+        ),
     ),
     WitchSpec(
         key="snake_eyed_witch",
@@ -190,6 +232,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="If you're holding at least 2 Serpents, draw a card.",
         source_name="Snake-Eyed Witch",
+        ruling=(
+            "The Serpents are counted in your hand when it casts."
+        ),
     ),
     WitchSpec(
         key="the_witch_collector",
@@ -205,8 +250,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Each player doesn't ask…",
         source_name="Wet Witch",
         ruling=(
+
             "No questions asked: each player gives a random card from their hand to the other, unseen and at the "
-            "same time."
+            "same time. Both cards are picked before either moves; a player with an empty hand gives nothing. "
+            "Each player is told what they gave and got; spectators neither."
+
         ),
     ),
     WitchSpec(
@@ -223,8 +271,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="If this witch escapes, get Orville Witch. If he already escaped, get a Flying Witch instead.",
         source_name="Wilbur Witch",
         ruling=(
-            "\"He already escaped\" means an Orville Witch of yours escaped earlier this game. The witch you get has "
-            "a random level in its rarity's range."
+
+            "\"He already escaped\" means an Orville Witch of yours escaped earlier this game. The witch you get "
+            "has a random level in its rarity's range. Whether Orville escaped is counted from your own Orville "
+            "Witches that escaped this game."
+
         ),
     ),
     WitchSpec(
@@ -234,8 +285,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="If this witch escapes, get Wilbur Witch. If he already escaped, get a Flying Witch instead.",
         source_name="Orville Witch",
         ruling=(
-            "\"He already escaped\" means a Wilbur Witch of yours escaped earlier this game. The witch you get has a "
-            "random level in its rarity's range."
+
+            "\"He already escaped\" means a Wilbur Witch of yours escaped earlier this game. The witch you get has "
+            "a random level in its rarity's range. Whether Wilbur escaped is counted from your own Wilbur Witches"
+            " that escaped this game."
+
         ),
     ),
     WitchSpec(
@@ -245,7 +299,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="If you play this card before turn 7, get 3 random Serpents.",
         source_name="The Early Witch",
         ruling=(
-            "Turns count from 1, so it works on turns 1-6. The Serpents are random (level 1-6, random Power Type)."
+
+            "Turns count from 1, so it works on turns 1-6. The Serpents are random (level 1-6, random Power "
+            "Type). On turn 7 or later it announces it is too late and does nothing."
+
         ),
     ),
     WitchSpec(
@@ -262,8 +319,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="If this witch survives, the next card you play has +3 power.",
         source_name="Witch in Time",
         ruling=(
-            "Survives means won or tied its fight. The +3 is added to that card's power for its duel only, not to "
-            "its level."
+
+            "Survives means won or tied its fight. The +3 is added to that card's power for its duel only, not to"
+            " its level. The +3 goes to the next card you actually play, even if the opponent passes; if you pass"
+            " it waits, and it is used up at the end of the turn you play. Several add up; the bonus is public."
+
         ),
     ),
     WitchSpec(
@@ -273,8 +333,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="At the start of each turn, there is a 50% chance Premature Witch will spring into action. ;)",
         source_name="Premature Witch",
         ruling=(
-            "While it is in your hand, a seeded 50% roll is made at the start of each turn; on success it springs "
-            "into action and is played for you as your card in that turn's duel. It casts nothing."
+
+            "While it is in your hand, a seeded 50% roll is made at the start of each turn; on success it springs"
+            " into action and is played for you as your card in that turn's duel. It casts nothing. The roll is "
+            "made at each turn start while it is held, turn 1 included; it springs only if it could legally be "
+            "played then. Only its holder is told it sprang; the others see that a card must be played."
+
         ),
     ),
     WitchSpec(
@@ -283,7 +347,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.LESSER,
         text="This witch cannot be played until you have formed a Rally.",
         source_name="Slumbering Witch",
-        ruling="Any Rally counts (Tribe, Power Type or Witch), formed at any earlier point of the game.",
+        ruling=(
+            "Any Rally counts (Tribe, Power Type or Witch), formed at any earlier point of the game. Any Rally "
+            "ever formed counts, one in the starting hand included."
+        ),
     ),
     WitchSpec(
         key="mcwitch",
@@ -294,6 +361,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "\"I'm loving it!\""
         ),
         source_name="McWitch",
+        ruling=(
+            "The creature is a random Serpent, Wolf, Skeleton, Pirate or Giant with a random Power Type. Healing "
+            "has no maximum."
+        ),
     ),
     WitchSpec(
         key="witch_of_despair",
@@ -959,8 +1030,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Skeletal Witch",
         ruling=(
+
             "An Enhanced Skeleton is a Skeleton in your hand with a Rally bonus. Skellified creatures keep their "
-            "base str for power, but deal only 3 when they damage your Empire (Mayhem, effects)."
+            "base str for power, but deal only 3 when they damage your Empire (Mayhem, effects). Enhanced means a"
+            " Skeleton with a Tribe or Power Rally bonus. Skellified creatures deal at most 3 damage to an Empire"
+            " in duels, MAYHEM and effects, and can form a Skeleton rally."
+
         ),
     ),
     WitchSpec(
@@ -969,7 +1044,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Shuffle every Skeleton that has died this game back into the deck with +1 level.",
         source_name="S",
-        ruling="Died means lost a duel. Each Skeleton goes back at the level it died at, plus 1.",
+        ruling=(
+            "Died means lost a duel. Each Skeleton goes back at the level it died at, plus 1. Only slain "
+            "Skeletons still in the discard pile go back, each once; everyone sees which."
+        ),
     ),
     WitchSpec(
         key="pilfering_witch",
@@ -977,6 +1055,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Steal a random Witch card in your opponents hand, if one is present.",
         source_name="S",
+        ruling=(
+            "The victim is told which witch was stolen; spectators are not."
+        ),
     ),
     WitchSpec(
         key="backlash_witch",
@@ -987,7 +1068,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "Empire who sent it."
         ),
         source_name="S",
-        ruling="For both players: the winning creature also deals its base str to its own Empire.",
+        ruling=(
+            "For both players: the winning creature also deals its base str to its own Empire. Each cast stacks. "
+            "A level 6+ creature that beats a witch also counts."
+        ),
     ),
     WitchSpec(
         key="benevolent_witch",
@@ -995,6 +1079,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Give a random creature from each Tribe in your hand +2 levels.",
         source_name="Benevolent Witch",
+        ruling=(
+            "A token with no Tribe counts as its own Tribe."
+        ),
     ),
     WitchSpec(
         key="prehistoric_witch",
@@ -1002,6 +1089,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Make all creatures in your hand Ancient.",
         source_name="Prehistoric Witch",
+        ruling=(
+            "Typeless creatures and tokens become Ancient too."
+        ),
     ),
     WitchSpec(
         key="draconic_witch",
@@ -1009,7 +1099,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Transform Serpents in both player's hand into random Dragons.",
         source_name="S",
-        ruling="Each Serpent is replaced by a random Dragon (level 1-6, random Power Type).",
+        ruling=(
+            "Each Serpent is replaced by a random Dragon (level 1-6, random Power Type). The caster's hand is "
+            "changed first, then the opponent's."
+        ),
     ),
     WitchSpec(
         key="haughty_witch",
@@ -1017,7 +1110,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="If this witch is a greater level than its challenger, take a random card from the opponent.",
         source_name="Haughty Witch",
-        ruling="The witch's level is compared with the level of the card it fights.",
+        ruling=(
+            "The witch's level is compared with the level of the card it fights. The levels are compared when it "
+            "casts; if the opponent passed, nothing happens."
+        ),
     ),
     WitchSpec(
         key="haggel_witchel",
@@ -1025,6 +1121,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="The next player to draw a Witch card takes 12 damage. Both players draw cards until they're holding 8.",
         source_name="Haggel & Witchel",
+        ruling=(
+            "The curse starts before the refill, so a witch drawn in the refill triggers it. Players refill in "
+            "draw order; the cards in the duel do not count toward the 8. Only draws from the deck count."
+        ),
     ),
     WitchSpec(
         key="storytime_witch",
@@ -1047,9 +1147,13 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Ondu's Witch",
         ruling=(
-            "The previous duel is last turn's: the Empire damage of its fight is healed and both cards played in it "
-            "return to their owners' hands with cooldown 1 (cards removed from the game stay removed). Witch effects "
-            "are not undone."
+
+            "The previous duel is last turn's: the Empire damage of its fight is healed and both cards played in "
+            "it return to their owners' hands with cooldown 1 (cards removed from the game stay removed). Witch "
+            "effects are not undone. It heals the damage recorded for that duel before modifiers (Wrath's extra 3"
+            " is not healed); only cards still in the discard pile come back. Statistics, Tribal Clash draws and "
+            "Bizarre Victory witches stay."
+
         ),
     ),
     WitchSpec(
@@ -1058,6 +1162,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Each player shuffles a random creature from each Tribe in their hand into the deck.",
         source_name="The Coven of Babel",
+        ruling=(
+            "The caster's hand goes first; the log shows only how many cards each player shuffled in."
+        ),
     ),
     WitchSpec(
         key="strawman_witch",
@@ -1070,8 +1177,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Scarecrow Witch",
         ruling=(
-            "The creature is chosen at random. At each turn's end while the Scarecrow is in a hand, the Nightmare "
-            "creatures in that hand lose 1 level."
+
+            "The creature is chosen at random. At each turn's end while the Scarecrow is in a hand, the Nightmare"
+            " creatures in that hand lose 1 level. The Scarecrow's tie also applies against a witch: the witch "
+            "counts as escaped and is discarded."
+
         ),
     ),
     WitchSpec(
@@ -1084,8 +1194,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Vegetable Mask Witch",
         ruling=(
-            "This works while the card is in your hand: it loses 1 level at each turn's end, and at level 0 you draw "
-            "2 cards and discard it. If you play it and it wins or ties its fight, you discard your hand."
+
+            "This works while the card is in your hand: it loses 1 level at each turn's end, and at level 0 you "
+            "draw 2 cards and discard it. If you play it and it wins or ties its fight, you discard your hand. "
+            "Its hand discard also happens when there is no fight at all."
+
         ),
     ),
     WitchSpec(
@@ -1098,8 +1211,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="S",
         ruling=(
+
             "Only the cards in both hands change; Holy creatures deal double damage for the rest of the game, "
-            "whoever holds them."
+            "whoever holds them. Any damage from a Holy creature is doubled (duels, MAYHEM, Backlash); a second "
+            "cast does not stack."
+
         ),
     ),
     WitchSpec(
@@ -1111,7 +1227,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "and cooldown 1."
         ),
         source_name="Arnold Layne's Witch",
-        ruling="The two creatures are chosen at random; only the one you receive gets +2 levels and cooldown 1.",
+        ruling=(
+            "The two creatures are chosen at random; only the one you receive gets +2 levels and cooldown 1. If "
+            "either hand has no creature nothing happens; each player learns only the card given and received."
+        ),
     ),
     WitchSpec(
         key="emilys_hiding_witch",
@@ -1119,6 +1238,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Choose a creature in your hand. At the start of each turn, it changes level randomly (1-6).",
         source_name="Emily's Hiding Witch",
+        ruling=(
+            "The creature keeps changing level in whichever hand holds it, and only while in a hand."
+        ),
     ),
     WitchSpec(
         key="golden_veil_witch",
@@ -1126,7 +1248,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Get a random creature from a Tribe you don't currently have.",
         source_name="Golden Veil Witch",
-        ruling="If you already hold every Tribe, nothing happens.",
+        ruling=(
+            "If you already hold every Tribe, nothing happens. Tokens with no Tribe do not count as holding a "
+            "Tribe."
+        ),
     ),
     WitchSpec(
         key="dark_globe_witch",
@@ -1134,6 +1259,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Creatures in both hands lose their Power Type for the rest of the game.",
         source_name="Dark Globe Witch",
+        ruling=(
+            "The Power Type is removed for good, though a later effect may give one back; rally bonuses stay."
+        ),
     ),
     WitchSpec(
         key="gnome_witch",
@@ -1142,7 +1270,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Scramble the levels and Power Types of all creatures in your hand.\n\"Ooh, my\"",
         source_name="Gnome Witch",
         ruling=(
-            "The levels and the Power Types already in your hand are shuffled among your creatures, each separately."
+
+            "The levels and the Power Types already in your hand are shuffled among your creatures, each "
+            "separately. Levels and Power Types (none included) are each shuffled among your creatures."
+
         ),
     ),
     WitchSpec(
@@ -1151,7 +1282,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Add 3 random creatures to your hand. They must be played before any other card.",
         source_name="Jugband Witch",
-        ruling="Until all three have been played or have left your hand, you may play only them.",
+        ruling=(
+            "Until all three have been played or have left your hand, you may play only them. The restriction "
+            "applies only while one of the three is playable; playing one ends its restriction even if it comes "
+            "back. A second cast adds to the same list."
+        ),
     ),
     WitchSpec(
         key="jugband_encore_witch",
@@ -1163,8 +1298,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Jugband Witch",
         ruling=(
-            "The discarded card comes back when the third of the new cards has won its duel; if one of them loses, "
-            "ties or leaves your hand unplayed, it does not."
+
+            "The discarded card comes back when the third of the new cards has won its duel; if one of them "
+            "loses, ties or leaves your hand unplayed, it does not. Any card in hand may be discarded. Only cards"
+            " actually drawn must win; a pass does not end the deal, a called-off fight counts as not winning; "
+            "the card returns only if still in the discard pile."
+
         ),
     ),
     WitchSpec(
@@ -1176,8 +1315,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Jugband Witch",
         ruling=(
-            "The Stand-In has the discarded creature's Tribe, base str and Power Type at level 1; you draw 2 cards "
-            "when it loses a duel."
+
+            "The Stand-In has the discarded creature's Tribe, base str and Power Type at level 1; you draw 2 "
+            "cards when it loses a duel. The Stand-In has the discarded creature's Tribe, so it can cause a "
+            "Tribal Clash."
+
         ),
     ),
     WitchSpec(
@@ -1186,6 +1328,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Choose a creature in your hand and a new Power Type for it to become.",
         source_name="Scientific Witch",
+        ruling=(
+            "The second question offers the three other Power Types."
+        ),
     ),
     WitchSpec(
         key="overdrive_witch",
@@ -1202,8 +1347,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="If you're holding at least 5 cards with consecutive levels, give them +3 levels.",
         source_name="Straight Witch",
         ruling=(
+
             "The run counts one card per level, so it needs 5 consecutive levels (e.g. 2-6); every card in the "
-            "longest such run gets +3 levels."
+            "longest such run gets +3 levels. Witches in hand count; one card per level is raised (the first held"
+            " at that level); of two equally long runs the higher one is used."
+
         ),
     ),
     WitchSpec(
@@ -1215,7 +1363,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "cards."
         ),
         source_name="The Madcap's Witch",
-        ruling="The 3 cards are discarded at random.",
+        ruling=(
+            "The 3 cards are discarded at random. How many cards were shuffled in is public."
+        ),
     ),
     WitchSpec(
         key="clockwork_crier_witch",
@@ -1227,8 +1377,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Clockwork Crier Witch",
         ruling=(
+
             "At the start of the Nth turn after this one you draw N extra cards, and damage to your Empire is "
-            "doubled during that turn."
+            "doubled during that turn. The number named is public. All damage to that player on that turn is "
+            "doubled, effect damage included."
+
         ),
     ),
     WitchSpec(
@@ -1238,8 +1391,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Whenever a witch escapes, give a creature in the opponent's hand -2 levels.",
         source_name="Crow-Laughing Witch",
         ruling=(
+
             "For the rest of the game, whenever any witch wins or ties its fight, a random creature in your "
-            "opponent's hand gets -2 levels."
+            "opponent's hand gets -2 levels. Each cast stacks; its own escape counts, as does any witch winning "
+            "or tying, called-off fights included."
+
         ),
     ),
     WitchSpec(
@@ -1250,7 +1406,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "Whenever a Witch card is played, the other player discards a random card from their hand. Starting now."
         ),
         source_name="Cracked Ceremony Witch",
-        ruling="For the rest of the game. This witch's own play counts, so your opponent discards first.",
+        ruling=(
+            "For the rest of the game. This witch's own play counts, so your opponent discards first. Each cast "
+            "stacks; only its own play counts as starting now, not an enemy witch revealed in the same duel."
+        ),
     ),
     WitchSpec(
         key="no_good_trying_witch",
@@ -1258,7 +1417,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Skip your next turn. Draw 3 cards at the end of the skipped turn.",
         source_name="No Good Trying Witch",
-        ruling="Next turn you neither draw nor play (you pass the duel); at its end you draw 3 cards.",
+        ruling=(
+            "Next turn you neither draw nor play (you pass the duel); at its end you draw 3 cards. A play forced "
+            "by another effect still happens on the skipped turn."
+        ),
     ),
     WitchSpec(
         key="cornfield_witch",
@@ -1270,8 +1432,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Scarecrow Witch",
         ruling=(
-            "This works while the card is in your hand: you may play only witches, and your creatures gain +1 level "
-            "at each turn's end. Playing it ends both."
+
+            "This works while the card is in your hand: you may play only witches, and your creatures gain +1 "
+            "level at each turn's end. Playing it ends both. Tokens count as creatures, so they cannot be played "
+            "while it is held."
+
         ),
     ),
     WitchSpec(
@@ -1280,7 +1445,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="Destroy half of the remaining deck (rounded up)!",
         source_name="Cataclysmic Witch",
-        ruling="The destroyed cards are removed from the game.",
+        ruling=(
+            "The destroyed cards are removed from the game. The top half of the deck is removed unseen. If that "
+            "empties the deck, the next turn is the final duel."
+        ),
     ),
     WitchSpec(
         key="giantfall_witch",
@@ -1288,7 +1456,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="If you're holding 3 Giants, discard them and deal 10 damage to the enemy Empire.",
         source_name="W",
-        ruling="With 3 or more Giants in your hand, discard them all and deal 10 damage to the enemy Empire.",
+        ruling=(
+            "With 3 or more Giants in your hand, discard them all and deal 10 damage to the enemy Empire. Only "
+            "the caster's hand counts, unplayable Giants included; with fewer than 3 nothing happens, and that is"
+            " announced."
+        ),
     ),
     WitchSpec(
         key="dragon_conclave_witch",
@@ -1296,7 +1468,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="If you're holding a Dragon of each Power Type, destroy the enemy Empire.",
         source_name="W",
-        ruling="One Dragon of each of the four Power Types. Destroy means your opponent loses the match at once.",
+        ruling=(
+            "One Dragon of each of the four Power Types. Destroy means your opponent loses the match at once. "
+            "Only the caster's hand counts; the cards are not revealed, only that the condition was met."
+        ),
     ),
     WitchSpec(
         key="witch_of_endor",
@@ -1304,7 +1479,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="Prophecy of Doom: After 3 more turns have passed, all cards in your opponent's hand become level 1.",
         source_name="Witch of Endor",
-        ruling="The change happens at the end of the third turn after this one, to the cards then in their hand.",
+        ruling=(
+            "The change happens at the end of the third turn after this one, to the cards then in their hand. "
+            "Every card in that hand becomes level 1, witches included; everyone sees that it happened, only the "
+            "holder which cards."
+        ),
     ),
     WitchSpec(
         key="feral_witch",
@@ -1315,6 +1494,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "Discard each one, dealing damage equal to their level to the enemy empire."
         ),
         source_name="W",
+        ruling=(
+            "Each Wolf is discarded face up and deals its level as a separate hit."
+        ),
     ),
     WitchSpec(
         key="witch_of_the_ancients_call",
@@ -1322,6 +1504,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="Call of the Ancients: Any Ancient creatures in your opponent's hand join yours instead.",
         source_name="W",
+        ruling=(
+            "Only creatures still in the opponent's hand move (not the card in the duel); they keep levels, rally"
+            " bonuses and cooldowns."
+        ),
     ),
     WitchSpec(
         key="witch_of_wrath",
@@ -1341,6 +1527,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "Empire takes damage, swap Skeletor with a random Skeleton in hand (if present). It was an illusion!"
         ),
         source_name="Skeletor's Personal Witch",
+        ruling=(
+            "Skeletor reads Lvl.9 Ancient Skeletor {7} and counts as a Skeleton. The swap happens only when his "
+            "duel has a winner (not a tie or a witch fight): a random Skeleton from hand takes his place for the "
+            "damage and the slain record, and Skeletor goes back to hand."
+        ),
     ),
     WitchSpec(
         key="the_beasts_witch",
@@ -1348,7 +1539,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="If you have 6 level 6 creatures in hand, obliterate the enemy Empire.",
         source_name="The Beast's Witch",
-        ruling="Six creatures of level exactly 6. Obliterate means your opponent loses the match at once.",
+        ruling=(
+            "Six creatures of level exactly 6. Obliterate means your opponent loses the match at once. Only the "
+            "caster's hand counts (6 creatures of level exactly 6); the cards are not revealed."
+        ),
     ),
     WitchSpec(
         key="apocalypse_witch",
@@ -1357,8 +1551,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Shuffle the Four Horsemen//!!!!!",
         source_name="W",
         ruling=(
+
             "Shuffle four Horsemen into the deck. A Horseman cannot be played: the player who draws one takes 5 "
-            "damage and the Horseman is removed from the game."
+            "damage and the Horseman is removed from the game. A Horseman reads Lvl.9 Horseman {5}. A drawn "
+            "Horseman is removed and deals 5 to the drawer (Grinch's sack does not catch it); one that reaches a "
+            "hand another way cannot be played and strikes at the end of the turn."
+
         ),
     ),
     WitchSpec(
@@ -1371,8 +1569,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Lilith's Witch",
         ruling=(
-            "For both players. Such cards stay in hand until Mayhem, where creatures deal their base str to their "
-            "holder as usual."
+
+            "For both players. Such cards stay in hand until Mayhem, where creatures deal their base str to their"
+            " holder as usual. Every card of level 6 or more, witches included, for both players."
+
         ),
     ),
     WitchSpec(
@@ -1381,7 +1581,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="For the rest of the game, after you win a duel eat the enemy card and heal for its base str.",
         source_name="Cannibalistic Witch",
-        ruling="The eaten card is removed from the game and you heal by its base str.",
+        ruling=(
+            "The eaten card is removed from the game and you heal by its base str. Your witch winning or tying "
+            "counts as winning. The enemy card is eaten wherever it went; casting it twice does not stack."
+        ),
     ),
     WitchSpec(
         key="richard_witchson",
@@ -1390,8 +1593,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Start a \"War on Witches.\" All Witch cards are banned from the game!",
         source_name="Richard Witchson",
         ruling=(
-            "Every witch in both hands and the deck is removed from the game, and for the rest of the game effects "
-            "that would add a witch add nothing."
+
+            "Every witch in both hands and the deck is removed from the game, and for the rest of the game "
+            "effects that would add a witch add nothing. Witches in Grinch's sacks are removed too; a witch "
+            "already played this turn still casts and fights. Afterwards witches cannot be played, and any that "
+            "turns up is removed at the end of the turn. Holders are told which witches went; others only counts."
+
         ),
     ),
     WitchSpec(
@@ -1404,8 +1611,14 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="The Witch Who Stole Grinch",
         ruling=(
-            "Grinch has no Tribe. While he is in a player's hand, the cards that player draws go into his sack; when "
-            "Grinch leaves the hand, the cards in the sack go to that hand."
+
+            "Grinch has no Tribe. While he is in a player's hand, the cards that player draws go into his sack; "
+            "when Grinch leaves the hand, the cards in the sack go to that hand. Grinch reads Lvl.6 Grinch {5}, "
+            "no Tribe or Power Type. On time-out the caster keeps him; who gets him is public. The holder is told"
+            " each card that goes into the sack, the opponent only that one did. The sack empties into the hand "
+            "when Grinch leaves it (checked at each draw, after the fight and at turn end); cards still in a sack"
+            " at MAYHEM do no damage."
+
         ),
     ),
     WitchSpec(
@@ -1414,6 +1627,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SINFUL,
         text="The Eternal Thirst: For the rest of the game, whenever your opponent draws a card, they take 1 damage.",
         source_name="The Witch of Tantalus",
+        ruling=(
+            "Every card the opponent draws counts, draws into a sack and Horsemen included; two Tantalus witches "
+            "deal 1 each."
+        ),
     ),
     WitchSpec(
         key="badens_witch",
@@ -1425,8 +1642,13 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Baden's Witch",
         ruling=(
+
             "Once: when your card would lose a duel, it goes back to your hand and the most powerful creature in "
-            "your hand (base str + level) fights in its place; that result stands."
+            "your hand (base str + level) fights in its place; that result stands. The creature switched in must "
+            "be playable now; the enemy keeps its bonuses with its type advantage recomputed, and the tie and "
+            "witch-fight rules apply again. It is used up even with no creature to switch in; two can trigger in "
+            "the same duel."
+
         ),
     ),
     WitchSpec(
@@ -1436,8 +1658,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="No player can lose until Mayhem.",
         source_name="W",
         ruling=(
-            "Until Mayhem an Empire at 0 HP or below does not end the match, and effects that would make a player "
-            "lose at once do nothing; Mayhem decides by HP as usual."
+
+            "Until Mayhem an Empire at 0 HP or below does not end the match, and effects that would make a player"
+            " lose at once do nothing; Mayhem decides by HP as usual. Only one copy is in play at a time; a "
+            "win-at-once effect is announced as 'cannot lose yet'."
+
         ),
     ),
 )
