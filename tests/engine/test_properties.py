@@ -142,6 +142,7 @@ def check_view(state: State, seat: Seat | None) -> None:
         public |= {c.notation() for c in state.last_duel.cards if c is not None}
     if seat is not None:
         public |= {c.notation() for c in state.hands[seat]}
+    public |= {text.split(": (")[0] for text in public}  # a banned "X: (-)" looks like X: the same face is public
     hidden = [*state.deck, *(c for s in (0, 1) if s != seat for c in state.hands[s])]
     for card in hidden:
         if card.notation() in public:
