@@ -691,8 +691,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Shady Witch",
         ruling=(
-            "Powerful means base str + level (ties at random). If the gift is still in their hand at the end of next "
-            "turn, it becomes level 1."
+
+            "Powerful means base str + level (ties at random). If the gift is still in their hand at the end of "
+            "next turn, it becomes level 1. Power outside a fight is base str + level, ties at random. The deal "
+            "needs a creature in both hands, else nothing happens. A gift still in hand at the end of next turn "
+            "becomes level 1, even if it was played and came back."
+
         ),
     ),
     WitchSpec(
@@ -707,8 +711,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Questing Witch",
         ruling=(
-            "Kinship means Tribe: your cards must have won duels against creatures of all seven Tribes this game, "
-            "otherwise nothing happens."
+
+            "Kinship means Tribe: your cards must have won duels against creatures of all seven Tribes this game,"
+            " otherwise nothing happens. The potions are offered in text order (a time-out drinks Deception); the"
+            " potion drunk is public."
+
         ),
     ),
     WitchSpec(
@@ -717,7 +724,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="On the next duel, the losing Empire also takes damage from the winning card's level.",
         source_name="Berserker Witch",
-        ruling="The next duel is next turn's; the extra damage is the winning card's level at the time of the fight.",
+        ruling=(
+            "The next duel is next turn's; the extra damage is the winning card's level at the time of the fight."
+            " A loser that takes no duel damage (a Serpent, or a creature beaten by a witch) still takes the "
+            "winner's level as duel damage."
+        ),
     ),
     WitchSpec(
         key="pandoras_witch",
@@ -726,8 +737,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Cast the effects of all Witches in your opponent's hand for them. Those witches flee afterwards.",
         source_name="Pandora's Witch",
         ruling=(
-            "The effects resolve in the order the witches sit in their hand, each as if your opponent had cast it; "
-            "then those witches are discarded."
+
+            "The effects resolve in the order the witches sit in their hand, each as if your opponent had cast "
+            "it; then those witches are discarded. Each witch leaves the hand just before its cast; one an "
+            "earlier cast moved out of that hand is not cast. Their questions go to the opponent one after "
+            "another. There are no escape or death triggers; each witch is discarded."
+
         ),
     ),
     WitchSpec(
@@ -736,6 +751,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Both players discard all even-leveled cards in hand.",
         source_name="Odd Witch",
+        ruling=(
+            "Witches count too."
+        ),
     ),
     WitchSpec(
         key="witch_of_the_firehawks",
@@ -746,6 +764,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "destroyed."
         ),
         source_name="Witch of the Firehawks",
+        ruling=(
+            "Destroyed means removed from the game; only the number burnt is public, the holder is told which. "
+            "Typeless creatures and tokens become Fire too."
+        ),
     ),
     WitchSpec(
         key="talismanic_witch",
@@ -753,6 +775,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Cast a protective ward. The next time your Empire takes damage, only take half (rounded down).",
         source_name="Talismanic Witch",
+        ruling=(
+            "It halves the next hit that would do more than 0 damage; two wards do not both halve one hit."
+        ),
     ),
     WitchSpec(
         key="chthonic_witch",
@@ -760,6 +785,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Add the last creature that was slain to your hand, it has -1 level.",
         source_name="Chthonic Witch",
+        ruling=(
+            "The most recent slain creature still in the discard pile comes back (a card cannot return twice); "
+            "the gain is public."
+        ),
     ),
     WitchSpec(
         key="necromancing_witch",
@@ -770,6 +799,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "hand."
         ),
         source_name="Necromancing Witch",
+        ruling=(
+            "Only slain Skeletons still in the discard pile come back; the gain is public."
+        ),
     ),
     WitchSpec(
         key="sepulchrul_witch",
@@ -778,8 +810,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Resurrect the last creature slain this game into your hand.",
         source_name="Sepulchrul Witch",
         ruling=(
-            "The source text is cut off after \"Res\"; it is completed as a resurrection. The last creature to lose "
-            "a duel this game, whoever held it, comes to your hand at its level; if none has, nothing happens."
+
+            "The source text is cut off after \"Res\"; it is completed as a resurrection. The last creature to lose"
+            " a duel this game, whoever held it, comes to your hand at its level; if none has, nothing happens. "
+            "The most recent slain creature still in the discard pile comes back; the gain is public."
+
         ),
     ),
     WitchSpec(
@@ -788,6 +823,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Transform Pirates in each player's hand into Wolves.",
         source_name="Circe's Witch",
+        ruling=(
+            "Pirates keep level, type, rally marks and any base change (base -1); made creatures (tokens) are not"
+            " affected."
+        ),
     ),
     WitchSpec(
         key="angitias_witch",
@@ -806,8 +845,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Minerva's Witch",
         ruling=(
-            "Powerful means base str + level. If a hand has fewer than 2 creatures, as many are traded as both hands "
-            "allow."
+
+            "Powerful means base str + level. If a hand has fewer than 2 creatures, as many are traded as both "
+            "hands allow. The options name only the asker's own cards; a time-out trades your weakest for their "
+            "strongest."
+
         ),
     ),
     WitchSpec(
@@ -821,8 +863,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Succubus' Witch",
         ruling=(
-            "Nothing happens if you hold no Nightmare creature. The victim is a random creature in the opponent's "
-            "hand; the cambion deals double damage to the Empire of the player holding it."
+
+            "Nothing happens if you hold no Nightmare creature. The victim is a random creature in the opponent's"
+            " hand; the cambion deals double damage to the Empire of the player holding it. Nothing happens (no "
+            "discard) unless you hold a Nightmare and the opponent a creature. The cambion is a Lvl.1 token; "
+            "every hit from a cambion is doubled, MAYHEM included."
+
         ),
     ),
     WitchSpec(
@@ -835,8 +881,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Sin-Eater Witch",
         ruling=(
-            "The outcast is a random other creature in your hand and gets cooldown (-); if you hold none, you still "
-            "take no damage."
+
+            "The outcast is a random other creature in your hand and gets cooldown (-); if you hold none, you "
+            "still take no damage. It is used up only by the next duel damage from a losing creature of yours; a "
+            "loss that deals no damage does not use it."
+
         ),
     ),
     WitchSpec(
@@ -845,7 +894,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Trap a card in your opponent's hand in a web. It can never be played.",
         source_name="Charlotte's Witch",
-        ruling="The card is chosen at random and gets cooldown (-).",
+        ruling=(
+            "The card is chosen at random and gets cooldown (-). Any card that can still be played, witches "
+            "included; the caster is not told which."
+        ),
     ),
     WitchSpec(
         key="the_sand_witch",
@@ -856,6 +908,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "when dueling."
         ),
         source_name="The Sand Witch",
+        ruling=(
+            "Stacks: +2 per Sand Witch cast."
+        ),
     ),
     WitchSpec(
         key="green_witch",
@@ -863,6 +918,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="The player with less cards draws cards until both players share the same hand size.",
         source_name="Green Witch",
+        ruling=(
+            "Hand sizes are counted at the cast; the difference is drawn once."
+        ),
     ),
     WitchSpec(
         key="wiccan_little",
@@ -881,6 +939,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Shuffle 13 Sacred Witches into the deck.",
         source_name="Coven-Calling Witch",
+        ruling=(
+            "Which witches were added stays hidden."
+        ),
     ),
     WitchSpec(
         key="wraith_witch",
@@ -891,6 +952,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "immediately disappears. Enemy creatures facing the Wraith are sent back to hand with a 1-turn cooldown."
         ),
         source_name="Wraith Witch",
+        ruling=(
+            "The Wraith is a Lvl.1 {0} token, removed from the game after it strikes. An enemy witch facing it is"
+            " discarded as usual and counts as escaped. If the opponent passes, the Wraith goes back to hand."
+        ),
     ),
     WitchSpec(
         key="lenores_witch",
@@ -903,9 +968,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Lenore's Witch",
         ruling=(
-            "Three random creatures of the opponent's hand are shown to you; the one you pick is removed from the "
-            "game and an unplayable Raven takes its place. Whenever your opponent draws a creature of the removed "
-            "creature's Tribe (their beloved), they take 2 damage."
+
+            "Three random creatures of the opponent's hand are shown to you; the one you pick is removed from the"
+            " game and an unplayable Raven takes its place. Whenever your opponent draws a creature of the "
+            "removed creature's Tribe (their beloved), they take 2 damage. The Raven is Lvl.1 {0}, can never be "
+            "played and takes the removed card's place in hand; it pecks only while it stays in that hand."
+
         ),
     ),
     WitchSpec(
@@ -917,7 +985,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "They then draw 3 new ones."
         ),
         source_name="The Witch of the Cumaean Sibyl",
-        ruling="The hand is revealed to you only; the 3 cards are chosen at random (all of them if fewer).",
+        ruling=(
+            "The hand is revealed to you only; the 3 cards are chosen at random (all of them if fewer). The "
+            "opponent draws as many cards as went back; the caster also sees which went back."
+        ),
     ),
     WitchSpec(
         key="medusas_witch",
@@ -925,7 +996,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="If this witch lives, petrify the enemy card; it cannot be played or participate in Rallies.",
         source_name="Medusa's Witch",
-        ruling="Lives means won or tied its fight. The petrified card returns to hand with cooldown (-).",
+        ruling=(
+            "Lives means won or tied its fight. The petrified card returns to hand with cooldown (-). An enemy "
+            "witch beaten in a witch-against-witch duel is petrified back into its owner's hand too."
+        ),
     ),
     WitchSpec(
         key="chiquita_witch",
@@ -937,8 +1011,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Chiquita Witch",
         ruling=(
+
             "This works while the card is in your hand. At each turn's end, after the +1, every creature in your "
-            "hand at level 5 or more deals its base str to your Empire and is discarded."
+            "hand at level 5 or more deals its base str to your Empire and is discarded. Played, it does nothing."
+            " Tokens and unplayable creatures ripen too; only the holder is told about the +1; a sour creature "
+            "deals its damage and is discarded face up."
+
         ),
     ),
     WitchSpec(
@@ -947,6 +1025,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="For the rest of the game, cards that enter your hand gain +2 base str.",
         source_name="Midas Witch",
+        ruling=(
+            "Every entry into the hand counts (cards back from a duel too, witches too); it stacks."
+        ),
     ),
     WitchSpec(
         key="santa_witch",
@@ -958,8 +1039,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Santa Witch",
         ruling=(
-            "Each player adds 2 cards to their hand, each 50/50 a random creature or a lump of coal (unplayable, no "
-            "other effect). You are shown your opponent's two gifts."
+
+            "Each player adds 2 cards to their hand, each 50/50 a random creature or a lump of coal (unplayable, "
+            "no other effect). You are shown your opponent's two gifts. A lump of coal reads Lvl.1 Lump of Coal "
+            "{0}: (-)."
+
         ),
     ),
     WitchSpec(
@@ -969,8 +1053,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Less powerful creatures now win against Giants, but higher-powered creatures lose to them.",
         source_name="David's Witch",
         ruling=(
+
             "For the rest of the game, in a duel between a Giant and a card that is not a Giant, the lower power "
-            "wins; equal power is still a tie."
+            "wins; equal power is still a tie. A second copy adds nothing; witches count as non-Giants."
+
         ),
     ),
     WitchSpec(
@@ -979,7 +1065,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="The weaker creature will win the next duel.",
         source_name="Goliath Witch",
-        ruling="In next turn's duel the card with the lower power wins; equal power is still a tie.",
+        ruling=(
+            "In next turn's duel the card with the lower power wins; equal power is still a tie. It applies to "
+            "witch duels too."
+        ),
     ),
     WitchSpec(
         key="junos_witch",
@@ -991,8 +1080,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="S",
         ruling=(
+
             "For the rest of the game, a type advantage in a duel with a Giant in it is worth +6 instead of +3, "
-            "whichever side has it."
+            "whichever side has it. A second copy adds nothing; witches count as non-Giants."
+
         ),
     ),
     WitchSpec(
@@ -1002,8 +1093,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Choose from 3 enemy creatures. Pick one to free from its sinful cage of flesh.",
         source_name="S",
         ruling=(
+
             "Three random creatures of the opponent's hand are shown to you (all if fewer); the one you pick is "
-            "removed from the game."
+            "removed from the game. The others see only that a creature was removed."
+
         ),
     ),
     WitchSpec(
@@ -1016,8 +1109,13 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Buried Witch",
         ruling=(
+
             "A Pirate rally is a Tribe Rally of Pirates in your hand. A Cannonball deals 5 damage to the enemy "
-            "Empire when played and is discarded; it has no power, so the card it meets wins and deals its damage."
+            "Empire when played and is discarded; it has no power, so the card it meets wins and deals its "
+            "damage. A Pirate rally means 4 or more playable Pirates in hand. A Cannonball has power 0; its "
+            "holder takes the winning creature's base as duel damage (none if a witch wins). If the opponent "
+            "passes, the Cannonball goes back to hand."
+
         ),
     ),
     WitchSpec(
