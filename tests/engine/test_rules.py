@@ -345,7 +345,8 @@ def test_witch_rally_and_its_single_sinful_witch() -> None:
 
     The witches played only change HP, so the hands and draws stay as the test lays them out.
     """
-    witches = ["Lvl.2 Blind Witch", "Lvl.1 The Witch Collector", "Lvl.1 Gluttonous Witch", "Lvl.1 Angry Witch", "Lvl.1 Fire Giant"]
+    witches = ["Lvl.2 Blind Witch", "Lvl.1 The Witch Collector", "Lvl.1 Gluttonous Witch", "Lvl.1 Angry Witch",
+               "Lvl.1 Fire Giant"]
     # seat 0 draws deck[0], deck[3], deck[4], deck[7] on turns 1-4
     deck = ["Lvl.1 Skeleton", "Lvl.1 Vampire", "Lvl.1 Dragon", "Lvl.1 Pirate", "Lvl.1 Holy Giant", "Lvl.1 Giant",
             "Lvl.1 Wolf", "Lvl.1 Cursed Witch", *fillers(4)]

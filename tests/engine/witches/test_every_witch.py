@@ -66,7 +66,8 @@ def play_out(state: State, rnd: random.Random, start: State) -> None:
 @given(rnd=st.randoms(use_true_random=False))
 def test_casting_each_witch_keeps_every_invariant(spec: Any, rnd: random.Random) -> None:
     witch = f"Lvl.{rnd.randint(*spec.rarity.levels)} {spec.name}"
-    state: State = GAME.setup(scenario(witch, rnd), rnd.randint(0, 2**32))
+    # a large seed: the check that no RNG state is in a view compares digits
+    state: State = GAME.setup(scenario(witch, rnd), rnd.randint(2**40, 2**63))
     start = state
     if GAME.legal(state, 0) and {"kind": "play", "slot": 0} in GAME.legal(state, 0):
         state, events = GAME.apply(state, 0, {"kind": "play", "slot": 0})
