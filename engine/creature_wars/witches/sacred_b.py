@@ -250,9 +250,10 @@ class PandorasWitch(Effect):
             if eff is not None:
                 with standing_in_play(t, seat, card):
                     eff.cast(t, Source(seat, card))
-            t.discard.append(card.fresh())
-            t.emit("discard", f"{who(seat)}'s {card.notation()} flees (Pandora's Witch).", seat=seat,
-                   card=card.notation())
+            if all(gone.uid != card.uid for gone in t.removed):  # a cast may take its own card out of the game
+                t.discard.append(card.fresh())
+                t.emit("discard", f"{who(seat)}'s {card.notation()} flees (Pandora's Witch).", seat=seat,
+                       card=card.notation())
             if t.outcome is not None:
                 return
             if t.pending is not None:

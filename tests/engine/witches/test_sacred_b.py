@@ -563,3 +563,14 @@ def test_buried_witch_without_a_pirate_rally() -> None:
                                hands=[["Lvl.1 Pirate", "Lvl.2 Pirate", "Lvl.3 Pirate"], []], deck=INERT)
     assert not any("Cannonball" in c for c in hand(state, 0))
     assert "no Pirate rally" in told(events, None)
+
+
+def test_pandoras_witch_casting_a_which_witch_keeps_one_card_in_one_place() -> None:
+    """A Which Witch cast by Pandora's Witch leaves the game; it is not also discarded."""
+    from tests.engine.witches.helpers import witch_duel
+
+    state, _ = witch_duel("Lvl.5 Pandora's Witch", "Lvl.1 Serpent", hands=[[], ["Lvl.2 Which Witch"]], seed=547)
+    uids = [c.uid for c in (*state.hands[0], *state.hands[1], *state.deck, *state.discard, *state.removed)]
+    assert len(uids) == len(set(uids))
+    assert [c.witch for c in state.removed].count("Which Witch") == 1
+    assert "Which Witch" not in [c.witch for c in state.discard]
