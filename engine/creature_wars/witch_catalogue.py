@@ -372,6 +372,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Both players discard their entire hand.",
         source_name="Witch of Despair",
+        ruling=(
+            "All discarded cards are shown face up, as any discard is."
+        ),
     ),
     WitchSpec(
         key="witch_of_the_hesperus",
@@ -383,8 +386,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Witch of the Hesperus",
         ruling=(
-            "ALL means both hands and the deck. A Phantom keeps the Pirate's level +5 and base str -2, has no Power "
-            "Type, and is a Tribe of its own."
+
+            "ALL means both hands and the deck. A Phantom keeps the Pirate's level +5 and base str -2, has no "
+            "Power Type, and is a Tribe of its own. A Phantom takes the Pirate's place in the hand; as a new kind"
+            " it can rally again as a Phantom. It keeps the Pirate's cooldown, ban and marks. Nothing is "
+            "announced about the deck."
+
         ),
     ),
     WitchSpec(
@@ -394,8 +401,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="If this Witch loses its duel, gain a Primordial Butterfly.",
         source_name="Vengeful Witch",
         ruling=(
-            "The Primordial Butterfly is a creature of its own Tribe with base str 5, level 6 and the Ancient Power "
-            "Type."
+
+            "The Primordial Butterfly is a creature of its own Tribe with base str 5, level 6 and the Ancient "
+            "Power Type. The Primordial Butterfly is shown to both players."
+
         ),
     ),
     WitchSpec(
@@ -404,7 +413,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Transform ALL Wolves into Werewolves. They now have a base strength of 8 and are all Nightmare types.",
         source_name="Moon Charm Witch",
-        ruling="ALL means both hands and the deck. Werewolves keep their level and stay in the Wolf Tribe.",
+        ruling=(
+            "ALL means both hands and the deck. Werewolves keep their level and stay in the Wolf Tribe. A "
+            "Werewolf is the same card transformed: it keeps its place and rally marks; Werewolves are left "
+            "alone."
+        ),
     ),
     WitchSpec(
         key="prophetic_witch",
@@ -421,8 +434,13 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Become an exact copy of the opponent's card at the start of the duel.",
         source_name="Shifting Witch",
         ruling=(
-            "It fights with the opponent's card's base str, level and Power Type (type advantage applies). If that "
-            "card is a witch, it fights with that witch's power and casts nothing more."
+
+            "It fights with the opponent's card's base str, level and Power Type (type advantage applies). If "
+            "that card is a witch, it fights with that witch's power and casts nothing more. It stays a witch but"
+            " fights as the copy (base str, level, Power Type); a tie goes to the witch, which flees, and the "
+            "enemy creature comes back with no cooldown. If it loses, its Empire takes the copied base str. If "
+            "the opponent passed, nothing happens."
+
         ),
     ),
     WitchSpec(
@@ -431,7 +449,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Disband any Rallies in your opponent's hand. Those cards cannot be used in future Rallies.",
         source_name="Democratic Witch",
-        ruling="The cards lose the levels their Rallies gave them and can never join a Rally again.",
+        ruling=(
+            "The cards lose the levels their Rallies gave them and can never join a Rally again. Witch Rallies "
+            "are disbanded too. Only the holder learns which cards changed."
+        ),
     ),
     WitchSpec(
         key="scary_witch",
@@ -442,6 +463,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "discarded instead."
         ),
         source_name="Scary Witch",
+        ruling=(
+            "Creatures with no Power Type are not changed."
+        ),
     ),
     WitchSpec(
         key="frost_witch",
@@ -449,6 +473,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Remove all Fire creatures from each player's hand.",
         source_name="Frost Witch",
+        ruling=(
+            "The other player is told how many cards were removed, not which; the holder is told which."
+        ),
     ),
     WitchSpec(
         key="hectic_witch",
@@ -456,6 +483,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Shuffle 15 more Witch cards into the deck.",
         source_name="Hectic Witch",
+        ruling=(
+            "The witches are random at the 3:2:1 weights; none are added while witches are banned."
+        ),
     ),
     WitchSpec(
         key="wicked_witch",
@@ -467,8 +497,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Wicked Witch",
         ruling=(
+
             "The ring carries its +2 levels: the defeated card loses them and a random card in the winner's hand "
-            "gains them. Flees means the witch won or tied its fight."
+            "gains them. Flees means the witch won or tied its fight. The ring rule is put in play once and is "
+            "public; who wears a ring is hidden. A card may wear several rings; if the hand that should get a "
+            "ring is empty, the ring is lost."
+
         ),
     ),
     WitchSpec(
@@ -478,8 +512,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Serpents become venomous this game; they will always win their duel.",
         source_name="S",
         ruling=(
+
             "A Serpent wins every duel against a card that is not a Serpent, witches included; Serpent against "
-            "Serpent is fought normally."
+            "Serpent is fought normally. It already applies to the duel it is cast in. If two effects demand "
+            "opposite results (Lucky, Venomous, Grim), the duel is fought normally."
+
         ),
     ),
     WitchSpec(
@@ -489,8 +526,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Send your opponent's 2 weakest (base str) creatures to the circus; they won't be back.",
         source_name="Feigglehorne's Witch",
         ruling=(
-            "Weakest means lowest base str, then lowest level, then at random. The two creatures are removed from "
-            "the game."
+
+            "Weakest means lowest base str, then lowest level, then at random. The two creatures are removed from"
+            " the game. The other player is told how many cards were removed, not which; the holder is told "
+            "which."
+
         ),
     ),
     WitchSpec(
@@ -511,8 +551,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Lusting Witch",
         ruling=(
-            "Both creatures stay in their hands: you take the small creature's base str in damage, your opponent the "
-            "big creature's."
+
+            "Both creatures stay in their hands: you take the small creature's base str in damage, your opponent "
+            "the big creature's. Both creatures are shown to both players; ties are broken by level, then at "
+            "random. With no creature on either side, nothing happens."
+
         ),
     ),
     WitchSpec(
@@ -526,8 +569,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Sun Witch",
         ruling=(
-            "The boosted Fire creatures explode at the end of the second turn after this one if still in hand: each "
-            "is discarded and deals its base str to its holder's Empire."
+
+            "The boosted Fire creatures explode at the end of the second turn after this one if still in hand: "
+            "each is discarded and deals its base str to its holder's Empire. Playing a heated creature defuses "
+            "it, even if it comes back to hand. Only the holder learns which creatures were heated."
+
         ),
     ),
     WitchSpec(
@@ -543,7 +589,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Discourage 2 cards in your opponent's hand. They can no longer be played or used in Rallies.",
         source_name="Witch of Slothing",
-        ruling="The two cards are chosen at random. They stay in hand and can never be played (cooldown (-)).",
+        ruling=(
+            "The two cards are chosen at random. They stay in hand and can never be played (cooldown (-)). It "
+            "picks from cards that may still be played, witches included."
+        ),
     ),
     WitchSpec(
         key="proud_witch",
@@ -551,7 +600,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="If this Witch escapes, the next time your opponent loses a duel they take double the damage.",
         source_name="Proud Witch",
-        ruling="Escapes means won or tied its fight. Only the next duel your opponent loses is doubled.",
+        ruling=(
+            "Escapes means won or tied its fight. Only the next duel your opponent loses is doubled. The next "
+            "duel the opponent loses uses it up, even one that deals no damage."
+        ),
     ),
     WitchSpec(
         key="lucky_witch",
@@ -559,7 +611,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="The next creature you play will always win its duel.",
         source_name="Lucky Witch",
-        ruling="If both cards in a duel must win, the duel is fought normally.",
+        ruling=(
+            "If both cards in a duel must win, the duel is fought normally. The luck is used up at the end of the"
+            " turn the creature is played, even if the opponent passed."
+        ),
     ),
     WitchSpec(
         key="wishing_witch",
@@ -568,8 +623,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="The next card you draw is replaced with one that can help you form a Rally.",
         source_name="Wishing Witch",
         ruling=(
-            "The card you next draw goes back into the deck at a random place; you get instead a random creature of "
-            "the Tribe you hold most of (ties at random)."
+
+            "The card you next draw goes back into the deck at a random place; you get instead a random creature "
+            "of the Tribe you hold most of (ties at random). The drawer is not told which card went back. Only "
+            "real Tribes count (not banned or no-rally cards); with no creature in hand the Tribe is random."
+
         ),
     ),
     WitchSpec(
@@ -578,6 +636,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Randomize the Power Types of creatures in each player's hand.",
         source_name="Shamanic Witch",
+        ruling=(
+            "Creatures with no Power Type are not changed."
+        ),
     ),
     WitchSpec(
         key="vortex_witch",
@@ -585,7 +646,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Scramble the bounds of physics. Creatures in each player's hand are given a new tribe.",
         source_name="Vortex Witch",
-        ruling="Each creature gets a random Tribe other than its own; base str, level and Power Type stay.",
+        ruling=(
+            "Each creature gets a random Tribe other than its own; base str, level and Power Type stay. A token "
+            "keeps its name (Phantom, Werewolf) but takes the new Tribe."
+        ),
     ),
     WitchSpec(
         key="grim_witch",
@@ -597,8 +661,12 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         ),
         source_name="Grim Witch",
         ruling=(
-            "The mark is hidden from the opponent. When they play the marked creature it loses its duel without a "
-            "fight, with damage as for any lost duel."
+
+            "The mark is hidden from the opponent. When they play the marked creature it loses its duel without a"
+            " fight, with damage as for any lost duel. It prefers creatures not yet marked. A marked creature "
+            "that dies goes to the discard even against a witch, with no damage then. The mark is used up when "
+            "the creature fights."
+
         ),
     ),
     WitchSpec(
@@ -607,7 +675,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Replace half of each player's hand with random Witch cards (rounded up).",
         source_name="Hallucinating Witch",
-        ruling="The replaced cards are chosen at random and discarded; each player gets as many random witches.",
+        ruling=(
+            "The replaced cards are chosen at random and discarded; each player gets as many random witches. "
+            "While witches are banned, nothing happens."
+        ),
     ),
     WitchSpec(
         key="the_big_bad_witch",
@@ -618,6 +689,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "they are removed from each player's hand and the deck."
         ),
         source_name="The Big Bad Witch",
+        ruling=(
+            "Werewolves count as Wolves. The other player is told how many cards were removed, not which; the "
+            "holder is told which."
+        ),
     ),
     WitchSpec(
         key="witch_of_the_emperor",
@@ -626,8 +701,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Reveal a card in your opponent's hand. If it has a base str of 4 or less, steal it.",
         source_name="Witch of the Emperor",
         ruling=(
-            "A random card is revealed to both players. A witch counts as base str 3, so a revealed witch is always "
-            "stolen."
+
+            "A random card is revealed to both players. A witch counts as base str 3, so a revealed witch is "
+            "always stolen. A stolen card keeps its cooldown; the steal is public."
+
         ),
     ),
     WitchSpec(
@@ -643,6 +720,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="Choose a Tribe to get 2 random creatures from: Wolf, Skeleton, or Pirate.",
         source_name="Witch of the Legion",
+        ruling=(
+            "The chosen Tribe and the creatures are hidden from the opponent."
+        ),
     ),
     WitchSpec(
         key="seductive_witch",
@@ -650,6 +730,9 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="If this witch escapes, the opponent automatically plays the creature returned to their hand next turn.",
         source_name="Seductive Witch",
+        ruling=(
+            "The forced play applies only if the creature is still in hand and playable next turn."
+        ),
     ),
     WitchSpec(
         key="rage_witch",
@@ -660,7 +743,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "this game."
         ),
         source_name="Rage Witch",
-        ruling="The discard is the cost: with no other card in your hand, nothing happens.",
+        ruling=(
+            "The discard is the cost: with no other card in your hand, nothing happens. The discard is paid even "
+            "with no duel lost (0 damage)."
+        ),
     ),
     WitchSpec(
         key="jesting_witch",
@@ -669,8 +755,11 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Tell a joke that adds 3 cards to the top of the deck.",
         source_name="Jesting Witch",
         ruling=(
-            "Put 3 random creatures (random Tribe, level 1-6, random Power Type) on top of the deck. The joke itself "
-            "does nothing."
+
+            "Put 3 random creatures (random Tribe, level 1-6, random Power Type) on top of the deck. The joke "
+            "itself does nothing. It tells a random joke from a short list; the 3 cards put on top of the deck "
+            "are not shown."
+
         ),
     ),
     WitchSpec(
@@ -679,6 +768,10 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         rarity=Rarity.SACRED,
         text="The next card played by your opponent has +3 levels, but they take double damage from it if it loses.",
         source_name="The High Witch",
+        ruling=(
+            "It also applies if the opponent's next card is a witch; the +3 levels stay on the card; the effect "
+            "ends at the end of the turn that card is played."
+        ),
     ),
     WitchSpec(
         key="shady_witch",
