@@ -85,6 +85,10 @@ def legal(state: State, seat: Seat) -> list[Decision]:
         return [{"kind": "choose", "option": i} for i in range(len(state.pending.options))]
     if state.sealed[seat] is not None:
         return []
+    hand = state.hands[seat]
+    if not state.modifiers and not any(c.is_witch or c.token for c in hand):
+        # nothing in play can restrict a plain hand: only cooldowns and bans do (the common, per-view case)
+        return [{"kind": "play", "slot": i} for i, card in enumerate(hand) if card.playable(state.turn)]
     return [{"kind": "play", "slot": i} for i in Table(state).playable(seat)]
 
 

@@ -10,6 +10,7 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
@@ -35,9 +36,19 @@ def spec_of(card: Card) -> WitchSpec | None:
     return by_name(card.witch) if card.is_witch and card.witch else None
 
 
+@functools.cache
+def _effect_named(name: str) -> Effect | None:
+    return EFFECTS.get(by_name(name).key)
+
+
 def effect_of(card: Card) -> Effect | None:
-    spec = spec_of(card)
-    return EFFECTS.get(spec.key) if spec else None
+    """The witch's effect (looked up once per name: it is on the per-decision path)."""
+    return _effect_named(card.witch) if card.is_witch and card.witch else None
+
+
+def _blocks(effect: Effect) -> bool:
+    """Whether an effect restricts the other cards of its holder's hand at all."""
+    return type(effect).blocks is not Effect.blocks
 
 
 def token_of(card: Card) -> Token | None:
@@ -411,8 +422,10 @@ class Table:
 
     # == playability ========================================================
 
-    def playable_reason(self, seat: Seat, card: Card) -> str | None:
-        """Why ``seat`` may not play ``card`` now (None: it may)."""
+    def playable_reason(self, seat: Seat, card: Card,
+                        blockers: Sequence[tuple[Effect, Card]] | None = None) -> str | None:
+        """Why ``seat`` may not play ``card`` now (None: it may). ``blockers``: the hand's held witches that
+        restrict it, when the caller has already collected them."""
         if card.banned:
             return "may never be played"
         if card.ready_turn > self.turn:
@@ -426,16 +439,20 @@ class Table:
             reason = hooks.can_play(self, src, seat, card)
             if reason:
                 return reason
-        for held in self.hands[seat]:
-            eff = effect_of(held)
-            if eff is not None and held.uid != card.uid:
+        for eff, held in self.blockers(seat) if blockers is None else blockers:
+            if held.uid != card.uid:
                 reason = eff.blocks(self, Source(seat, held), card)
                 if reason:
                     return reason
         return None
 
+    def blockers(self, seat: Seat) -> list[tuple[Effect, Card]]:
+        """The witches in ``seat``'s hand that restrict what else it may play."""
+        return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and _blocks(eff)]
+
     def playable(self, seat: Seat) -> list[int]:
-        return [i for i, c in enumerate(self.hands[seat]) if self.playable_reason(seat, c) is None]
+        blockers = self.blockers(seat)
+        return [i for i, c in enumerate(self.hands[seat]) if self.playable_reason(seat, c, blockers) is None]
 
     # == rallies ============================================================
 
