@@ -36,7 +36,15 @@ from client.messages import (
     Spectating,
     ViewArrived,
 )
-from client.screens import LobbyScreen, MatchScreen, QueensScreen, ScoresScreen, TableauScreen, TableScreen
+from client.screens import (
+    FairyMeatScreen,
+    LobbyScreen,
+    MatchScreen,
+    QueensScreen,
+    ScoresScreen,
+    TableauScreen,
+    TableScreen,
+)
 from client.screens.high_scores import TABLES
 
 __all__ = ["GAMES_SHOWN", "TABLE_SCREENS", "CardroomApp"]
@@ -45,6 +53,7 @@ TABLE_SCREENS: dict[str, type[TableScreen]] = {
     "creature_wars": MatchScreen,
     "fairy_tableau": TableauScreen,
     "queens_challenge": QueensScreen,
+    "fairy_meat": FairyMeatScreen,
 }
 """The table screen of each game this client can show."""
 

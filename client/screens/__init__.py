@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from client.screens.dialogs import ConfirmScreen, HelpScreen
+from client.screens.fairy_meat import FairyMeatScreen
 from client.screens.high_scores import ScoresScreen
 from client.screens.lobby import LobbyScreen
 from client.screens.match import MatchScreen
@@ -14,6 +15,7 @@ from client.screens.tableau import TableauScreen
 __all__ = [
     "SPECTATOR_BANNER",
     "ConfirmScreen",
+    "FairyMeatScreen",
     "HelpScreen",
     "LobbyScreen",
     "MatchScreen",

@@ -23,6 +23,7 @@ GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("creature_wars", "Creature Wars", "two players · 30 HP, 5 cards, 10 witches"),
     ("fairy_tableau", "Fairy Tableau", "solitaire · one fairy (K♥), fizzles cost mana"),
     ("queens_challenge", "Queen's Challenge", "solitaire · two full decks"),
+    ("fairy_meat", "Fairy Meat", "two players · a fairy duel, 54 cards with Jokers, Nasty Hits and Fungus"),
 )
 """Games the create pane offers: wire name, title, the default options in words."""
 
@@ -35,7 +36,8 @@ HELP = """\
   ↑ ↓        move through the rooms
   Enter      sit in the selected room (or take back your seat)
   s          spectate the selected room
-  g          choose the game to create (Creature Wars, Fairy Tableau, Queen's Challenge)
+  g          choose the game to create (Creature Wars, Fairy Tableau, Queen's Challenge,
+             Fairy Meat)
   d          daily deal on / off (solitaires: today's seed, the same for everyone)
   c          create a room of the chosen game and sit in it
   t          high scores of the solitaires (all time and today)

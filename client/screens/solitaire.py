@@ -1,7 +1,8 @@
 """What both solitaire tables share: the header line, the numbered legal moves, the log, confirming a losing move.
 
 A game's screen subclasses :class:`SolitaireScreen` and draws its table from the view
-(:meth:`~SolitaireScreen.compose_table`, :meth:`~SolitaireScreen.draw`). What may be
+(:meth:`~SolitaireScreen.compose_table`, :meth:`~SolitaireScreen.draw`, and the status
+line's :meth:`~SolitaireScreen.status_text`); the Fairy Meat duel uses the same frame. What may be
 played is only ever an entry of ``view["legal"]``, shown by its ``label``; an entry
 marked ``"loses": true`` asks first.
 """
@@ -165,9 +166,13 @@ class SolitaireScreen(TableScreen):
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
 
+    def status_text(self) -> str:
+        """The status line under the log (a game's screen may say more)."""
+        return solitaire_status(self.view, self.over)
+
     def _refresh_status(self) -> None:
         if self.is_mounted:
-            self.query_one("#status", StatusLine).status = solitaire_status(self.view, self.over)
+            self.query_one("#status", StatusLine).status = self.status_text()
 
     # -- keys ------------------------------------------------------------------------
 

@@ -6,13 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 
 from client.messages import Decide, Disconnected
 
-__all__ = ["SIZE", "Recorder", "panel_text", "screen_text", "until"]
+__all__ = ["SIZE", "Recorder", "panel_text", "screen_text", "settle", "until"]
 
 SIZE = (120, 44)
 
@@ -31,11 +32,25 @@ def panel_text(app: App[Any], widget_id: str) -> str:
 
 async def until(pilot: Pilot[Any], ready: Callable[[], object], what: str, timeout: float = 10.0) -> None:
     """Let the app run until ``ready()`` holds; fail after ``timeout`` seconds."""
+    def holds() -> bool:
+        try:
+            return bool(ready())
+        except NoMatches:  # the widget it looks at is not mounted yet
+            return False
+
     deadline = asyncio.get_running_loop().time() + timeout
-    while not ready():
+    while not holds():
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.05)
+    await settle(pilot)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let the app process what is queued and repaint, so the screen shows the state the test just saw."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause(0.1)
 
 
 class Recorder:

@@ -32,8 +32,8 @@ async def test_lobby_lists_rooms_of_other_players(server_url: str) -> None:
         assert isinstance(seat, Seat)
         app = CardroomApp(server_url, "tester")
         async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.lobby.query_one("#rooms", DataTable).row_count == 1, "the lobby to list the room")
             rooms: DataTable[str] = app.lobby.query_one("#rooms", DataTable)
-            await until(pilot, lambda: rooms.row_count == 1, "the lobby to list the room")
             assert isinstance(app.screen, LobbyScreen)
             text = screen_text(app)
             assert f"connected to {address_of(server_url)}" in text
