@@ -66,8 +66,13 @@ class Outcome:
 class Game(Protocol):
     """A game's rules. Every method is pure: same inputs, same outputs, no I/O."""
 
-    name: str
-    title: str
+    @property
+    def name(self) -> str:
+        """The wire name (``creature_wars``)."""
+
+    @property
+    def title(self) -> str:
+        """The name players read (``Creature Wars``)."""
 
     def seats(self, options: Mapping[str, Any]) -> int:
         """How many players the game with these options seats."""

@@ -1,57 +1,15 @@
-"""Creature Wars as an :class:`engine.interface.Game`."""
+"""Creature Wars as an :class:`engine.interface.Game`: two empires, sealed simultaneous plays, the deck shared."""
 from __future__ import annotations
-
-from typing import Any, Mapping, Sequence
 
 from engine.creature_wars import rules
 from engine.creature_wars import state as st
-from engine.creature_wars.view import view as _view
-from engine.interface import Decision, Event, Outcome, Seat
+from engine.creature_wars.view import view
+from engine.rules_game import RulesGame
 
-__all__ = ["CreatureWars", "GAME"]
+__all__ = ["GAME"]
 
-
-class CreatureWars:
-    """Two empires, sealed simultaneous plays, the deck shared."""
-
-    name = "creature_wars"
-    title = "Creature Wars"
-
-    def seats(self, options: Mapping[str, Any]) -> int:
-        return 2
-
-    def scenario(self, options: Mapping[str, Any]) -> bool:
-        return st.Options.parse(options).scenario
-
-    def setup(self, options: Mapping[str, Any], seed: int) -> st.State:
-        return rules.setup(options, seed)
-
-    def version(self, state: st.State) -> int:
-        return state.version
-
-    def opened(self, state: st.State, seat: Seat) -> int:
-        return state.opened
-
-    def legal(self, state: st.State, seat: Seat) -> Sequence[Decision]:
-        return rules.legal(state, seat)
-
-    def apply(self, state: st.State, seat: Seat, decision: Decision) -> tuple[st.State, Sequence[Event]]:
-        return rules.apply(state, seat, decision)
-
-    def view(self, state: st.State, seat: Seat | None) -> dict[str, Any]:
-        return _view(state, seat)
-
-    def timer(self, state: st.State) -> tuple[Seat, int] | None:
-        return rules.timer(state)
-
-    def outcome(self, state: st.State) -> Outcome | None:
-        return state.outcome
-
-    def dump(self, state: st.State) -> dict[str, Any]:
-        return st.dump(state)
-
-    def load(self, data: Mapping[str, Any]) -> st.State:
-        return st.load(data)
-
-
-GAME = CreatureWars()
+GAME = RulesGame(
+    name="creature_wars", title="Creature Wars", players=2, parse_options=st.Options.parse,
+    setup_fn=rules.setup, legal_fn=rules.legal, apply_fn=rules.apply, view_fn=view,
+    dump_fn=st.dump, load_fn=st.load, timer_fn=rules.timer, sealed=True,
+)
