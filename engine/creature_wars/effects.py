@@ -14,7 +14,7 @@ no witch is a special case in the loop.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from engine.creature_wars.cards import Card
 from engine.creature_wars.state import Modifier, Pending
@@ -203,42 +203,31 @@ EFFECTS: dict[str, Effect] = {}
 RULES: dict[str, Rule] = {}
 TOKENS: dict[str, Token] = {}
 
-E = TypeVar("E", bound=Effect)
-R = TypeVar("R", bound=Rule)
-T = TypeVar("T", bound=Token)
+H = TypeVar("H", bound=Hooks)
 
 
-def effect(key: str) -> Callable[[type[E]], type[E]]:
+def _registrar(registry: dict[str, Any], key: str, attr: str, what: str) -> Callable[[type[H]], type[H]]:
+    """A class decorator that registers one instance under ``key`` (and tells the instance its key)."""
+    def register(cls: type[H]) -> type[H]:
+        if key in registry:
+            raise ValueError(f"{what} {key!r} registered twice")
+        instance = cls()
+        setattr(instance, attr, key)
+        registry[key] = instance
+        return cls
+    return register
+
+
+def effect(key: str) -> Callable[[type[H]], type[H]]:
     """Register a witch's effect under its catalogue key."""
-    def register(cls: type[E]) -> type[E]:
-        if key in EFFECTS:
-            raise ValueError(f"effect {key!r} registered twice")
-        instance = cls()
-        instance.key = key
-        EFFECTS[key] = instance
-        return cls
-    return register
+    return _registrar(EFFECTS, key, "key", "effect")
 
 
-def rule(key: str) -> Callable[[type[R]], type[R]]:
+def rule(key: str) -> Callable[[type[H]], type[H]]:
     """Register the rule behind modifiers with this key."""
-    def register(cls: type[R]) -> type[R]:
-        if key in RULES:
-            raise ValueError(f"rule {key!r} registered twice")
-        instance = cls()
-        instance.key = key
-        RULES[key] = instance
-        return cls
-    return register
+    return _registrar(RULES, key, "key", "rule")
 
 
-def token(name: str) -> Callable[[type[T]], type[T]]:
+def token(name: str) -> Callable[[type[H]], type[H]]:
     """Register a token card's behaviour under its name."""
-    def register(cls: type[T]) -> type[T]:
-        if name in TOKENS:
-            raise ValueError(f"token {name!r} registered twice")
-        instance = cls()
-        instance.name = name
-        TOKENS[name] = instance
-        return cls
-    return register
+    return _registrar(TOKENS, name, "name", "token")
