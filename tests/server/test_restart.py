@@ -96,3 +96,46 @@ async def test_sigkill_mid_match_then_resume(spawn: Callable[[int], asyncio.Futu
 
 def view_of(client: Client, room: str) -> dict[str, object]:
     return client.views[room]
+
+
+async def test_a_question_pending_at_a_crash_still_times_out_after_restart(
+        spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]], redis_url: str) -> None:
+    """The clock of a witch's question is re-armed when the server reloads the room."""
+    from server.store import Store
+
+    options = {
+        "deck": ["Lvl.1 Skeleton", "Lvl.1 Pirate", "Lvl.1 Vampire", "Lvl.1 Dragon"],
+        "hands": [["Lvl.2 Pick a Witch", "Lvl.1 Giant"], ["Lvl.1 Serpent", "Lvl.2 Serpent"]],
+        "first_drawer": 0,
+        "answer_seconds": 2,
+    }
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}"
+    server = await spawn(port)
+    a = await Client.connect(url)
+    b = await Client.connect(url)
+    sa = await a.create("creature_wars", options, seed=5)
+    assert not isinstance(sa, str)
+    sb = await b.join(sa.room)
+    await a.decide(sa, {"kind": "play", "slot": 0})
+    await b.decide(sb, {"kind": "play", "slot": 0})
+    asked = await a.wait_view(sa.room, lambda v: "question" in v)
+    os.kill(server.pid, signal.SIGKILL)
+    server.wait()
+    await a.close()
+    await b.close()
+
+    await spawn(port)
+    again = await Client.connect(url)
+    store = Store(redis_url)
+    try:
+        await again.resume(sa.room, sa.token)
+        resumed = await again.wait_view(sa.room, lambda v: True)
+        assert resumed["question"] == asked["question"]
+        after = await again.wait_view(sa.room, lambda v: v["version"] == asked["version"] + 1, timeout=15)
+        assert "question" not in after
+        log = await store.log(sa.room)
+        assert log[-1]["d"] == {"kind": "timeout"} and log[-1]["server"] is True
+    finally:
+        await store.close()
+        await again.close()
