@@ -62,6 +62,15 @@ class Outcome:
     scores: tuple[int, ...] = ()
     detail: str = ""
 
+    def data(self) -> dict[str, Any]:
+        """The outcome as plain data: in views, ``match_over`` and stored states alike."""
+        return {"winner": self.winner, "reason": self.reason.value, "scores": list(self.scores), "detail": self.detail}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Outcome:
+        """The inverse of :meth:`data`."""
+        return cls(data["winner"], OutcomeReason(data["reason"]), tuple(data["scores"]), data["detail"])
+
 
 class Game(Protocol):
     """A game's rules. Every method is pure: same inputs, same outputs, no I/O."""

@@ -201,8 +201,7 @@ class Room:
         if outcome is not None and evs:
             over = encode({
                 "t": "match_over", "room": self.id,
-                "outcome": {"winner": outcome.winner, "reason": outcome.reason.value,
-                            "scores": list(outcome.scores), "detail": outcome.detail},
+                "outcome": outcome.data(),
                 "seed": self.seed, "commitment": self.commitment,
             })
         for conn, seat in list(self.watchers.items()):

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe
 from engine.creature_wars.witch_catalogue import by_name
 from engine.errors import BadOptions
-from engine.interface import Outcome, OutcomeReason
+from engine.interface import Outcome
 
 __all__ = ["PASS", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load", "parse_card"]
 
@@ -243,10 +243,7 @@ def dump(state: State) -> dict[str, Any]:
             "damage": list(duel.damage),
             "summary": duel.summary,
         },
-        "outcome": None if outcome is None else {
-            "winner": outcome.winner, "reason": outcome.reason.value,
-            "scores": list(outcome.scores), "detail": outcome.detail,
-        },
+        "outcome": None if outcome is None else outcome.data(),
         "modifiers": [[m.key, m.owner, m.value, m.until, m.data, m.text, m.hidden] for m in state.modifiers],
         "counters": [list(c) for c in state.counters],
         "slain": [_card_data(c) for c in state.slain],
@@ -292,10 +289,7 @@ def load(data: Mapping[str, Any]) -> State:
             damage=(duel["damage"][0], duel["damage"][1]),
             summary=duel["summary"],
         ),
-        outcome=None if outcome is None else Outcome(
-            winner=outcome["winner"], reason=OutcomeReason(outcome["reason"]),
-            scores=tuple(outcome["scores"]), detail=outcome["detail"],
-        ),
+        outcome=None if outcome is None else Outcome.from_data(outcome),
         modifiers=tuple(Modifier(k, o, v, u, d, t, bool(h)) for k, o, v, u, d, t, h in data["modifiers"]),
         counters=tuple((k, v) for k, v in data["counters"]),
         slain=_cards(data["slain"]),

@@ -104,6 +104,5 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
             out["locked_card"] = card_view(state.hands[seat][sealed], state.turn)
             out["locked_slot"] = sealed
     if state.outcome is not None:
-        o = state.outcome
-        out["outcome"] = {"winner": o.winner, "reason": o.reason.value, "scores": list(o.scores), "detail": o.detail}
+        out["outcome"] = state.outcome.data()
     return out

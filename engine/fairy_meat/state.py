@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from engine.errors import BadOptions
 from engine.fairy_meat import cards
-from engine.interface import Outcome, OutcomeReason
+from engine.interface import Outcome
 
 __all__ = [
     "CONDITIONS", "CURABLE_BY_KISS", "FLAG_CONDITIONS", "WEAPONS", "Combat", "Condition", "DamageScale", "Fairy",
@@ -410,9 +410,7 @@ def dump(state: State) -> dict[str, Any]:
     out["fairies"] = [asdict(f) for f in state.fairies]
     out["combat"] = None if state.combat is None else asdict(state.combat)
     out["options"] = state.options.data()
-    o = state.outcome
-    out["outcome"] = None if o is None else {"winner": o.winner, "reason": o.reason.value, "scores": list(o.scores),
-                                             "detail": o.detail}
+    out["outcome"] = None if state.outcome is None else state.outcome.data()
     return out
 
 
@@ -431,5 +429,5 @@ def load(data: Mapping[str, Any]) -> State:
         spoils_down=list(raw["spoils_down"]), fairies=[Fairy(**f) for f in raw["fairies"]], order=list(raw["order"]),
         turn=raw["turn"], combat=combat, agenda=[dict(t) for t in raw["agenda"]],
         sealed=[None if s is None else dict(s) for s in raw["sealed"]], last=raw["last"],
-        outcome=None if o is None else Outcome(o["winner"], OutcomeReason(o["reason"]), tuple(o["scores"]), o["detail"]),
+        outcome=None if o is None else Outcome.from_data(o),
     )

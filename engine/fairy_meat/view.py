@@ -131,6 +131,5 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
             out["my_choice"] = state.sealed[seat]
         out["legal"] = legal(state, seat)
     if state.outcome is not None:
-        o = state.outcome
-        out["outcome"] = {"winner": o.winner, "reason": o.reason.value, "scores": list(o.scores), "detail": o.detail}
+        out["outcome"] = state.outcome.data()
     return out

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from engine.errors import BadOptions
 from engine.fairy_tableau.cards import FAIRY_ORDER
-from engine.interface import Outcome, OutcomeReason
+from engine.interface import Outcome
 from engine.playing_cards import PlayingCard, Suit, parse_cards
 
 __all__ = ["START_MANA", "TABLEAU_SIZE", "Fizzle", "Options", "State", "dump", "load", "score"]
@@ -161,10 +161,7 @@ def dump(state: State) -> dict[str, Any]:
         "defeated": state.defeated,
         "enemies": state.enemies,
         "rng": state.rng,
-        "outcome": None if outcome is None else {
-            "winner": outcome.winner, "reason": outcome.reason.value,
-            "scores": list(outcome.scores), "detail": outcome.detail,
-        },
+        "outcome": None if outcome is None else outcome.data(),
     }
 
 
@@ -181,8 +178,5 @@ def load(data: Mapping[str, Any]) -> State:
         defeated=data["defeated"],
         enemies=data["enemies"],
         rng=data["rng"],
-        outcome=None if outcome is None else Outcome(
-            winner=outcome["winner"], reason=OutcomeReason(outcome["reason"]),
-            scores=tuple(outcome["scores"]), detail=outcome["detail"],
-        ),
+        outcome=None if outcome is None else Outcome.from_data(outcome),
     )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from engine.errors import BadOptions
-from engine.interface import Outcome, OutcomeReason
+from engine.interface import Outcome
 from engine.playing_cards import PlayingCard, Suit, parse_cards
 
 __all__ = [
@@ -252,10 +252,7 @@ def dump(state: State) -> dict[str, Any]:
         "gift_used": None if state.gift_used is None else state.gift_used.value,
         "reveal": state.reveal,
         "known": state.known,
-        "outcome": None if outcome is None else {
-            "winner": outcome.winner, "reason": outcome.reason.value,
-            "scores": list(outcome.scores), "detail": outcome.detail,
-        },
+        "outcome": None if outcome is None else outcome.data(),
     }
 
 
@@ -280,8 +277,5 @@ def load(data: Mapping[str, Any]) -> State:
         gift_used=None if gift is None else Suit(gift),
         reveal=data["reveal"],
         known=data["known"],
-        outcome=None if outcome is None else Outcome(
-            winner=outcome["winner"], reason=OutcomeReason(outcome["reason"]),
-            scores=tuple(outcome["scores"]), detail=outcome["detail"],
-        ),
+        outcome=None if outcome is None else Outcome.from_data(outcome),
     )

@@ -69,6 +69,5 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         out["reveal"] = [card_view(c) for c in state.magic[:state.reveal]]
         out["known_top"] = [card_view(c) for c in state.magic[:state.known]]
     if state.outcome is not None:
-        o = state.outcome
-        out["outcome"] = {"winner": o.winner, "reason": o.reason.value, "scores": list(o.scores), "detail": o.detail}
+        out["outcome"] = state.outcome.data()
     return out
