@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL)")
     serve.add_argument("--data-dir", default=os.environ.get("CARDROOM_DATA_DIR", ".data"),
                        help="where the embedded Redis keeps its append-only file (env CARDROOM_DATA_DIR)")
+    serve.add_argument("--max-per-address", type=int, default=int(os.environ.get("CARDROOM_MAX_PER_ADDRESS", "64")),
+                       help="open connections one IP address may hold (env CARDROOM_MAX_PER_ADDRESS)")
 
     play = sub.add_parser("play", help="play or spectate in the terminal")
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
@@ -40,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from server.app import serve_forever
 
-        serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir)
+        serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
+                      per_address=args.max_per_address)
         return 0
     from client.app import CardroomApp
 

@@ -1,6 +1,7 @@
 """One client's session: greet, rate-limit, decode, dispatch, and answer every failure with an error."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -10,6 +11,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
+from server import admission
 from server.connection import Connection
 from server.lobby import Lobby
 
@@ -24,8 +26,8 @@ class Session:
     """Serves one websocket until it closes."""
 
     def __init__(self, ws: ServerConnection, lobby: Lobby) -> None:
-        self.conn = Connection(ws)
         self.lobby = lobby
+        self.conn = Connection(ws, on_drop=self.leave_all)
         self.tokens = BURST
         self.stamp = time.monotonic()
 
@@ -39,21 +41,33 @@ class Session:
         self.tokens -= 1
         return True
 
+    def _hello_deadline(self) -> None:
+        if not self.conn.greeted:
+            self.conn.drop(f"no 'hello' within {admission.HELLO_SECONDS:g} s")
+
     async def run(self) -> None:
         ws = self.conn.ws
+        deadline = asyncio.get_running_loop().call_later(admission.HELLO_SECONDS, self._hello_deadline)
         try:
             async for frame in ws:
                 await self.handle(frame)
         except ConnectionClosed:
             pass
         finally:
-            for room_id in list(self.conn.rooms):
-                room = self.lobby.rooms.get(room_id)
-                if room is not None:
-                    room.unwatch(self.conn)
+            deadline.cancel()
+            self.leave_all(self.conn)
             await self.conn.close()
 
+    def leave_all(self, conn: Connection) -> None:
+        """Stop every room from sending to this connection (it closed, or it was dropped)."""
+        for room_id in list(conn.rooms):
+            room = self.lobby.rooms.get(room_id)
+            if room is not None:
+                room.unwatch(conn)
+
     async def handle(self, frame: str | bytes) -> None:
+        if self.conn.dead:
+            return
         re: int | None = None
         allowed = self.allow()
         try:
