@@ -1,4 +1,4 @@
-"""The ``cardroom`` command: ``serve`` the server, ``play`` in the terminal."""
+"""The ``cardroom`` command: ``serve`` the server, ``play`` in the terminal, ``web`` in a browser."""
 from __future__ import annotations
 
 import argparse
@@ -26,6 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
     play.add_argument("--name", default=os.environ.get("USER", "player"))
 
+    web = sub.add_parser("web", help="serve the terminal client to browsers (textual-serve)")
+    web.add_argument("--host", default=os.environ.get("CARDROOM_WEB_HOST", "127.0.0.1"))
+    web.add_argument("--port", type=int, default=int(os.environ.get("CARDROOM_WEB_PORT", "8000")))
+    web.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"),
+                     help="the game server the browser sessions connect to (env CARDROOM_URL)")
+    web.add_argument("--public-url", default=os.environ.get("CARDROOM_PUBLIC_URL"),
+                     help="the address browsers reach this page at, behind a reverse proxy (env CARDROOM_PUBLIC_URL)")
+    web.add_argument("--name", default="guest", help="the player name of browser sessions")
+
     scores = sub.add_parser("scores", help="show a solitaire's high-score table")
     scores.add_argument("game", nargs="?", default=None, help="fairy_tableau or queens_challenge (default: both)")
     scores.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
@@ -39,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
         from client.scores import show_scores
 
         return asyncio.run(show_scores(args.url, args.game, daily=args.daily, limit=args.limit))
+    if args.command == "web":
+        from client.web import serve_web
+
+        serve_web(host=args.host, port=args.port, server_url=args.url, public_url=args.public_url, name=args.name)
+        return 0
     if args.command == "serve":
         from server.app import serve_forever
 
