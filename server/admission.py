@@ -7,6 +7,8 @@ from http import HTTPStatus
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from server import metrics
+
 __all__ = ["HELLO_SECONDS", "PER_ADDRESS", "Admission"]
 
 PER_ADDRESS = 64
@@ -27,12 +29,11 @@ class Admission:
     def __init__(self, per_address: int = PER_ADDRESS) -> None:
         self.per_address = per_address
         self.open: collections.Counter[str] = collections.Counter()
-        self.refused = 0
 
     def check(self, conn: ServerConnection, request: Request) -> Response | None:
         """A ``process_request`` hook: None lets the handshake go on."""
         if self.open[address(conn)] >= self.per_address:
-            self.refused += 1
+            metrics.REFUSED.labels("per_address").inc()
             return conn.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                 f"more than {self.per_address} open connections from your address\n")
         return None

@@ -10,10 +10,12 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
+from server import metrics
 from server.admission import PER_ADDRESS, Admission
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
@@ -41,6 +43,8 @@ async def run(
     await store.ping()
     lobby = Lobby(store)
     restored = await lobby.restore()
+    rooms = metrics.RoomCollector(lobby)
+    REGISTRY.register(rooms)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -52,13 +56,19 @@ async def run(
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/health":
             return connection.respond(HTTPStatus.OK, "ok\n")
+        if request.path == "/metrics":
+            response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
+            response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+            return response
         return admission.check(connection, request)
 
     async def handler(ws: ServerConnection) -> None:
         peer = admission.enter(ws)
+        metrics.CONNECTIONS.inc()
         try:
             await Session(ws, lobby).run()
         finally:
+            metrics.CONNECTIONS.dec()
             admission.leave(peer)
 
     # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
@@ -70,6 +80,7 @@ async def run(
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
         await stop.wait()
+    REGISTRY.unregister(rooms)
     await store.close()
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from server import metrics
+
 __all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection"]
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class Connection:
         if self.dead:
             return
         if self.outbox.full() or self.queued + len(frame) > OUTBOX_BYTES:
+            metrics.OUTBOX_DROPS.inc()
             self.drop("too slow reading")
             return
         self.outbox.put_nowait(frame)

@@ -14,6 +14,7 @@ import msgpack
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
+from server import metrics
 from server.connection import Connection
 from server.store import RoomRecord, Store
 
@@ -56,12 +57,16 @@ class Room:
         return self.game.outcome(self.state) is not None
 
     @property
+    def status(self) -> str:
+        """``waiting`` for players, ``playing``, or ``over``."""
+        return "over" if self.over else ("playing" if all(self.seats) else "waiting")
+
+    @property
     def version(self) -> int:
         return self.game.version(self.state)
 
     def summary(self) -> dict[str, Any]:
         """The room as the lobby lists it."""
-        status = "over" if self.over else ("playing" if all(self.seats) else "waiting")
         return {
             "room": self.id,
             "game": self.game.name,
@@ -69,7 +74,7 @@ class Room:
             "seats": len(self.seats),
             "taken": sum(1 for s in self.seats if s),
             "spectators": sum(1 for s in self.watchers.values() if s is None),
-            "status": status,
+            "status": self.status,
             "version": self.version,
             "scenario": self.game.scenario(self.options),
             "ranked": self.table,
@@ -151,6 +156,7 @@ class Room:
         if by_server:
             entry["server"] = True
         outcome = self.game.outcome(state)
+        started = time.perf_counter()
         try:
             await self.store.commit(
                 self.id, current, new_version, msgpack.packb(self.game.dump(state)), msgpack.packb(entry),
@@ -158,6 +164,8 @@ class Room:
             )
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
             raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
+        metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+        metrics.DECISIONS.labels(self.game.name, "server" if by_server else "player").inc()
         self.state = state
         self.broadcast(events, conn, re)
         self.arm()

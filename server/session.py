@@ -11,7 +11,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admission
+from server import admission, metrics
 from server.connection import Connection
 from server.lobby import Lobby
 
@@ -77,14 +77,17 @@ class Session:
             re = message["id"]
             kind = message["t"]
             if not allowed:
+                metrics.RATE_LIMITED.inc()
                 raise ProtocolError(ErrorCode.RATE_LIMITED, f"more than {RATE:.0f} messages a second; {kind!r} dropped")
             if not self.conn.greeted and kind != "hello":
                 raise ProtocolError(ErrorCode.HELLO_FIRST, f"send 'hello' before {kind!r}")
             await getattr(self, "on_" + kind)(message, re)
         except ProtocolError as exc:
+            metrics.ERRORS.labels(exc.code.value).inc()
             self.conn.send(error(exc.code, exc.message, exc.re if exc.re is not None else re))
         except Exception:
             log.exception("internal error serving connection %s", self.conn.id)
+            metrics.ERRORS.labels(ErrorCode.INTERNAL.value).inc()
             self.conn.send(error(ErrorCode.INTERNAL, "internal server error; the request was not applied", re))
 
     def reply(self, re: int, kind: str, **fields: Any) -> None:
@@ -140,7 +143,9 @@ class Session:
         self.reply(re, "left", room=room.id)
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
+        received = time.perf_counter()
         room = self.lobby.get(m["room"])
         await room.decide(self.conn, m["token"], m["version"], m["decision"], re)
         if self.conn not in room.watchers:
             room.watch(self.conn, room.seat_of(m["token"]))
+        metrics.DECISION_SECONDS.observe(time.perf_counter() - received)
