@@ -15,7 +15,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
-from server import metrics
+from server import logs, metrics
 from server.admission import PER_ADDRESS, Admission
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
@@ -86,7 +86,7 @@ async def run(
 
 def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS) -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
-    logging.basicConfig(level=os.environ.get("CARDROOM_LOG", "INFO"), format="%(asctime)s %(name)s %(message)s")
+    logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
     embedded: RedisProcess | None = None
     if redis_url is None:
         embedded = RedisProcess(Path(data_dir) / "redis").start()

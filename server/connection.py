@@ -63,8 +63,8 @@ class Connection:
         if self.dead:
             return
         self.dead = True
-        log.warning("connection %s dropped: %s (%d frames, %d bytes queued)",
-                    self.id, reason, self.outbox.qsize(), self.queued)
+        log.warning("connection dropped: %s (%d frames, %d bytes queued)", reason, self.outbox.qsize(), self.queued,
+                    extra={"conn": self.id})
         self.writer.cancel()
         self.outbox = asyncio.Queue(1)
         self.queued = 0

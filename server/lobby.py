@@ -118,7 +118,7 @@ class Lobby:
         for record in await self.store.open_rooms():
             game = registry.get(record.game)
             if game is None:
-                log.error("room %s: unknown game %r, not restored", record.room, record.game)
+                log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
                 continue
             room = Room(record, game, game.load(record.state), self.store)
             self.rooms[record.room] = room

@@ -166,6 +166,8 @@ class Room:
             raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         metrics.DECISIONS.labels(self.game.name, "server" if by_server else "player").inc()
+        log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
+                                            "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
         self.state = state
         self.broadcast(events, conn, re)
         self.arm()
@@ -190,7 +192,7 @@ class Room:
             try:
                 await self._apply(seat, {"kind": "timeout"}, None, None, by_server=True)
             except ProtocolError:
-                log.exception("room %s: time-out for seat %s not applied; retrying", self.id, seat)
+                log.exception("time-out not applied; retrying", extra={"room": self.id, "seat": seat})
                 self.timer = asyncio.get_running_loop().create_task(self._expire(seat, version, 1.0))
 
     def score_entry(self, outcome: Outcome | None) -> tuple[str, str, int] | None:

@@ -86,7 +86,7 @@ class Session:
             metrics.ERRORS.labels(exc.code.value).inc()
             self.conn.send(error(exc.code, exc.message, exc.re if exc.re is not None else re))
         except Exception:
-            log.exception("internal error serving connection %s", self.conn.id)
+            log.exception("internal error", extra={"conn": self.conn.id, "re": re})
             metrics.ERRORS.labels(ErrorCode.INTERNAL.value).inc()
             self.conn.send(error(ErrorCode.INTERNAL, "internal server error; the request was not applied", re))
 
@@ -116,6 +116,7 @@ class Session:
         room = self.lobby.get(room_id)
         seat, token = await room.claim(seat, self.conn.name)
         self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=token)
+        log.info("seat granted", extra={"room": room.id, "seat": seat, "conn": self.conn.id, "re": re})
         room.watch(self.conn, seat)
         self.conn.send(room.view_frame(seat, []))
 
