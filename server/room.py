@@ -21,6 +21,8 @@ from server.store import RoomRecord, Store
 __all__ = ["Room", "commitment", "hash_token"]
 
 log = logging.getLogger(__name__)
+DISPLAY_ONLY = frozenset({"label", "loses"})
+"""Keys ``legal`` adds to a decision for display; a client may send them back, and they are not stored."""
 
 
 def hash_token(token: str) -> str:
@@ -141,7 +143,18 @@ class Room:
                     f"decision made against version {version}; room {self.id} is at {current}, "
                     f"and seat {seat}'s decision opened at {self.game.opened(self.state, seat)}",
                 )
-            await self._apply(seat, decision, conn, re)
+            await self._apply(seat, self.schema_fields(seat, decision), conn, re)
+
+    def schema_fields(self, seat: Seat, decision: Decision) -> Decision:
+        """The decision with only the fields the game's decisions of its kind have: anything else is refused,
+        so no baggage reaches the log; ``label`` and ``loses`` (display hints from ``legal``) are dropped."""
+        kind = decision.get("kind")
+        known = {key for d in self.game.legal(self.state, seat) if d.get("kind") == kind for key in d} - DISPLAY_ONLY
+        extra = sorted(set(decision) - known - DISPLAY_ONLY)
+        if known and extra:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"decide: a {kind!r} decision has no field(s) "
+                                                     f"{', '.join(map(repr, extra))}; it takes {', '.join(sorted(known))}")
+        return {key: value for key, value in decision.items() if key not in DISPLAY_ONLY}
 
     async def _apply(self, seat: Seat, decision: Decision, conn: Connection | None, re: int | None,
                      by_server: bool = False) -> None:
