@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -26,9 +27,11 @@ def today() -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
-def daily_seed(game: str, day: str) -> int:
-    """The same seed for everyone playing ``game`` on ``day``."""
-    return int.from_bytes(hashlib.sha256(f"cardroom:daily:{game}:{day}".encode()).digest()[:8], "big") >> 1
+def daily_seed(secret: bytes, game: str, day: str) -> int:
+    """The same seed for everyone playing ``game`` on ``day``, keyed by the server's secret so that
+    nobody can compute a day's deal before it is dealt."""
+    digest = hmac.new(secret, f"cardroom:daily:{game}:{day}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 class Lobby:
@@ -69,7 +72,7 @@ class Lobby:
         table = ""
         if daily:
             day = today()
-            seed, table = daily_seed(game.name, day), f"daily:{day}"
+            seed, table = daily_seed(await self.store.daily_secret(), game.name, day), f"daily:{day}"
         elif seed is None:
             seed = secrets.randbits(63)
             table = "" if scenario else "all"

@@ -6,6 +6,7 @@ of msgpack decision records; ``open`` the set of unfinished room ids.
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ __all__ = ["RoomRecord", "Store"]
 
 PREFIX = "cardroom:"
 OPEN = PREFIX + "open"
+DAILY_SECRET = PREFIX + "secret:daily"
 
 # Version check, new state, log append and (when the match ends) leaving the open set:
 # one atomic step, so a decision is either wholly stored or not at all.
@@ -145,6 +147,13 @@ class Store:
             names=tuple(raw.get(f"name:{n}".encode(), b"").decode() for n in range(count)),
             table=raw.get(b"table", b"").decode(),
         )
+
+    async def daily_secret(self) -> bytes:
+        """The key of the daily seeds: 32 random bytes made once (SET NX, so every node agrees) and kept."""
+        await self.redis.set(DAILY_SECRET, secrets.token_bytes(32), nx=True)
+        secret = await self.redis.get(DAILY_SECRET)
+        assert isinstance(secret, bytes)
+        return secret
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
         """The best ``limit`` (member, points) of a game's table, best first."""

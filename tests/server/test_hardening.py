@@ -1,10 +1,13 @@
 """Abuse that costs nothing to send is refused before it costs the server or the store anything."""
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from client import Client, ClientError
-from server.store import Store
+from server.lobby import today
+from server.store import DAILY_SECRET, Store
 
 
 async def stored(redis_url: str, room: str) -> list[dict[str, object]]:
@@ -30,3 +33,24 @@ async def test_decisions_carry_no_baggage_into_the_log(server_url: str, redis_ur
         await a.decide(sa, {**legal, "label": "shown to people", "loses": False})
         (record,) = await stored(redis_url, sa.room)
         assert record["d"] == {k: v for k, v in legal.items() if k not in ("label", "loses")}
+
+
+async def test_the_daily_deal_cannot_be_computed_in_advance(server_url: str, redis_url: str) -> None:
+    """The daily seed is an HMAC keyed by a secret made once and kept in Redis, not a hash of a public string."""
+    async with await Client.connect(server_url) as a:
+        seat = await a.create("queens_challenge", daily=True)
+        assert not isinstance(seat, str)
+        again = await a.create("queens_challenge", daily=True)
+        assert not isinstance(again, str)
+    public = int.from_bytes(hashlib.sha256(f"cardroom:daily:queens_challenge:{today()}".encode()).digest()[:8],
+                            "big") >> 1
+    store = Store(redis_url)
+    try:
+        record = await store.load(seat.room)
+        other = await store.load(again.room)
+        secret = await store.redis.get(DAILY_SECRET)
+    finally:
+        await store.close()
+    assert record is not None and other is not None
+    assert record.seed == other.seed != public
+    assert secret is not None and len(secret) == 32
