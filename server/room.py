@@ -21,6 +21,8 @@ from server.store import RoomRecord, Store
 __all__ = ["Room", "commitment", "hash_token"]
 
 log = logging.getLogger(__name__)
+RETRY_WINDOW = 64
+"""How many versions back a retried decision is still recognised as already stored."""
 DISPLAY_ONLY = frozenset({"label", "loses"})
 """Keys ``legal`` adds to a decision for display; a client may send them back, and they are not stored."""
 
@@ -53,6 +55,8 @@ class Room:
         self.watchers: dict[Connection, Seat | None] = {}
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
+        self.suspect = False
+        """A commit's fate is unknown: memory may be behind Redis until :meth:`resync`."""
 
     @property
     def over(self) -> bool:
@@ -130,11 +134,15 @@ class Room:
     async def decide(self, conn: Connection, token: str, version: int, decision: Decision, re: int) -> None:
         """Check, apply, persist, and only then tell every watcher what it may see."""
         async with self.lock:
+            await self.resync()
             seat = self.seat_of(token)
             if not all(self.seats):
                 waiting = sum(1 for s in self.seats if s is None)
                 raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"room {self.id} is waiting for {waiting} more player(s)")
             current = self.version
+            if version < current and await self._applied_before(seat, version, decision):
+                conn.send(self.view_frame(seat, [], re))  # a retry of a stored decision: acknowledged again
+                return
             if self.over:
                 raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
             if not self.game.opened(self.state, seat) <= version <= current:
@@ -175,8 +183,9 @@ class Room:
                 self.id, current, new_version, msgpack.packb(self.game.dump(state)), msgpack.packb(entry),
                 outcome is not None, self.score_entry(outcome),
             )
-        except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
-            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
+        except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
+            if not await self._landed(new_version):
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         metrics.DECISIONS.labels(self.game.name, "server" if by_server else "player").inc()
         log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
@@ -184,6 +193,46 @@ class Room:
         self.state = state
         self.broadcast(events, conn, re)
         self.arm()
+
+    async def _applied_before(self, seat: Seat, version: int, decision: Decision) -> bool:
+        """Whether the seat's first stored decision after ``version`` is this one: a client that retries a
+        decision whose acknowledgement it never got is told it was stored, not refused."""
+        if self.version - version > RETRY_WINDOW:
+            return False
+        wanted = {key: value for key, value in decision.items() if key not in DISPLAY_ONLY}
+        for record in await self.store.log_since(self.id, version):
+            if record["seat"] == seat and not record.get("server"):
+                return bool(record["d"] == wanted)
+        return False
+
+    async def _landed(self, new_version: int) -> bool:
+        """After a failed commit, ask Redis whether it was stored (the reply may have been lost on the way).
+        If Redis cannot say, the room is ``suspect``: it resyncs before serving anything else."""
+        try:
+            stored = await self.store.version(self.id)
+        except Exception:
+            self.suspect = True
+            return False
+        if stored != self.version and stored != new_version:
+            self.suspect = True
+        return stored == new_version
+
+    async def resync(self) -> None:
+        """Make memory agree with Redis after an ambiguous commit; ``unavailable`` while Redis cannot answer."""
+        if not self.suspect:
+            return
+        try:
+            record = await self.store.load(self.id)
+        except Exception as exc:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"room {self.id} cannot reach the store: {exc}") from None
+        if record is None:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"room {self.id} is missing from the store")
+        self.suspect = False
+        if record.version != self.version:
+            log.warning("resynced from the store", extra={"room": self.id, "version": record.version})
+            self.state = self.game.load(record.state)
+            self.broadcast((), None, None)
+            self.arm()
 
     def arm(self) -> None:
         """(Re)start the clock of a timed decision, if the game has one waiting."""

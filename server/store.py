@@ -122,6 +122,16 @@ class Store:
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
 
+    async def version(self, room: str) -> int | None:
+        """The stored version of a room (None if there is no such room)."""
+        raw = await self.redis.hget(_key(room), "version")
+        return None if raw is None else int(raw)
+
+    async def log_since(self, room: str, version: int) -> list[dict[str, Any]]:
+        """The decision records after ``version`` (the record of version v is the log's v-th entry)."""
+        raw = await self.redis.lrange(_key(room) + ":log", version, -1)
+        return [msgpack.unpackb(r, raw=False) for r in raw]
+
     async def log(self, room: str) -> list[dict[str, Any]]:
         """Every decision record of a room, oldest first."""
         return [msgpack.unpackb(r, raw=False) for r in await self.redis.lrange(_key(room) + ":log", 0, -1)]
