@@ -17,6 +17,7 @@ from websockets.http11 import Request, Response
 from protocol.messages import MAX_FRAME
 from server import logs, metrics
 from server.admission import PER_ADDRESS, Admission
+from server.health import Health, wait_for_store
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
 from server.session import Session
@@ -40,8 +41,10 @@ async def run(
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first."""
     store = Store(redis_url)
-    await store.ping()
-    lobby = Lobby(store)
+    await wait_for_store(store)
+    health = Health(store)
+    health.start()
+    lobby = Lobby(store, health)
     restored = await lobby.restore()
     rooms = metrics.RoomCollector(lobby)
     REGISTRY.register(rooms)
@@ -55,6 +58,8 @@ async def run(
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/health":
+            if not health.up:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "degraded: redis does not answer\n")
             return connection.respond(HTTPStatus.OK, "ok\n")
         if request.path == "/metrics":
             response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
@@ -81,6 +86,7 @@ async def run(
             ready.set_result((bound[0], bound[1]))
         await stop.wait()
     REGISTRY.unregister(rooms)
+    await health.stop()
     await store.close()
 
 

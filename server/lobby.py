@@ -13,6 +13,7 @@ from typing import Any
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
+from server.health import Health
 from server.room import Room, commitment
 from server.store import RoomRecord, Store
 
@@ -37,8 +38,9 @@ def daily_seed(secret: bytes, game: str, day: str) -> int:
 class Lobby:
     """Rooms in memory, backed by the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, health: Health | None = None) -> None:
         self.store = store
+        self.health = health
         self.rooms: OrderedDict[str, Room] = OrderedDict()
 
     def get(self, room: str) -> Room:

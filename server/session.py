@@ -6,6 +6,7 @@ import logging
 import time
 from typing import Any
 
+from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -18,6 +19,8 @@ from server.lobby import Lobby
 __all__ = ["Session"]
 
 log = logging.getLogger(__name__)
+IN_MEMORY = frozenset({"hello", "list_rooms", "spectate", "leave"})
+"""Requests served from memory alone: they need no store, so an outage does not refuse them."""
 RATE = 40.0
 BURST = 80.0
 
@@ -81,7 +84,14 @@ class Session:
                 raise ProtocolError(ErrorCode.RATE_LIMITED, f"more than {RATE:.0f} messages a second; {kind!r} dropped")
             if not self.conn.greeted and kind != "hello":
                 raise ProtocolError(ErrorCode.HELLO_FIRST, f"send 'hello' before {kind!r}")
+            health = self.lobby.health
+            if health is not None and not health.up and kind not in IN_MEMORY:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
             await getattr(self, "on_" + kind)(message, re)
+        except (RedisError, OSError) as exc:
+            metrics.ERRORS.labels(ErrorCode.UNAVAILABLE.value).inc()
+            log.warning("store error: %s", exc, extra={"conn": self.conn.id, "re": re})
+            self.conn.send(error(ErrorCode.UNAVAILABLE, "the store does not answer; nothing was applied, try again", re))
         except ProtocolError as exc:
             metrics.ERRORS.labels(exc.code.value).inc()
             self.conn.send(error(exc.code, exc.message, exc.re if exc.re is not None else re))

@@ -20,6 +20,7 @@ class ReplyDropper:
         self.then_down = False
         self.server: asyncio.Server | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self.clients: set[asyncio.StreamWriter] = set()
 
     async def start(self) -> int:
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -33,6 +34,12 @@ class ReplyDropper:
             with contextlib.suppress(asyncio.CancelledError, ConnectionError):
                 await task
 
+    def go_down(self) -> None:
+        """Redis becomes unreachable: open connections are cut and new ones refused, until ``down`` is cleared."""
+        self.down = True
+        for writer in list(self.clients):
+            writer.transport.abort()
+
     def arm(self, marker: bytes, *, then_down: bool = False) -> None:
         """Lose the reply of the next request holding ``marker``; with ``then_down``, go down right after."""
         self.marker = marker
@@ -43,6 +50,7 @@ class ReplyDropper:
             client_w.transport.abort()
             return
         redis_r, redis_w = await asyncio.open_connection("127.0.0.1", self.redis_port)
+        self.clients.add(client_w)
         swallow = asyncio.Event()
         up = asyncio.create_task(self._up(client_r, redis_w, swallow))
         down = asyncio.create_task(self._down(redis_r, client_w, swallow))
@@ -53,6 +61,7 @@ class ReplyDropper:
             for task in (up, down):
                 task.cancel()
                 self.tasks.discard(task)
+            self.clients.discard(client_w)
             client_w.transport.abort()
             redis_w.close()
 
