@@ -10,6 +10,8 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+import msgpack
+
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
@@ -21,6 +23,8 @@ __all__ = ["Lobby"]
 
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
+MAX_OPTIONS_BYTES = 8192
+"""The largest room options (msgpack), scenario decks and hands included: they are stored with the room."""
 
 
 def today() -> str:
@@ -64,6 +68,10 @@ class Lobby:
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game_name!r}; games: {', '.join(registry.GAMES)}")
         if daily and (seed is not None or options):
             raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: a daily room takes no 'seed' and no 'options'")
+        size = len(msgpack.packb(options))
+        if size > MAX_OPTIONS_BYTES:
+            raise ProtocolError(ErrorCode.BAD_OPTIONS, f"create_room: the options take {size} bytes; at most "
+                                                       f"{MAX_OPTIONS_BYTES} are accepted (scenario decks included)")
         if seed is not None and not 0 <= seed < 2**63:
             raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: field 'seed' must be from 0 to 2**63 - 1")
         try:

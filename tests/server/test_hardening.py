@@ -54,3 +54,13 @@ async def test_the_daily_deal_cannot_be_computed_in_advance(server_url: str, red
     assert record is not None and other is not None
     assert record.seed == other.seed != public
     assert secret is not None and len(secret) == 32
+
+
+async def test_scenario_options_are_bounded(server_url: str) -> None:
+    """Options are stored with the room: a huge scenario deck is refused with bad_options, naming the limit."""
+    async with await Client.connect(server_url) as a:
+        deck = ["Lvl.3 Fire Giant"] * 1000
+        with pytest.raises(ClientError) as refused:
+            await a.request("create_room", game="creature_wars", options={"deck": deck})
+        assert refused.value.code == "bad_options" and "8192" in refused.value.message
+        assert await a.list_rooms() == []
