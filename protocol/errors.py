@@ -27,6 +27,7 @@ class ErrorCode(enum.StrEnum):
     ILLEGAL_DECISION = "illegal_decision"
     STALE_VERSION = "stale_version"
     MATCH_OVER = "match_over"
+    MATCH_RUNNING = "match_running"
     UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
 

@@ -39,10 +39,12 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "spectate": (_ROOM,),
     "leave": (_ROOM,),
     "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
+    "export": (_ROOM,),
 }
 """Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
 
 SERVER_MESSAGES: frozenset[str] = frozenset(
-    {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error"}
+    {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
+     "match"}
 )
 """Server → client message types."""

@@ -41,7 +41,23 @@ def main(argv: list[str] | None = None) -> int:
     scores.add_argument("--daily", action="store_true", help="today's table (the daily seed) instead of all time")
     scores.add_argument("--limit", type=int, default=10)
 
+    export = sub.add_parser("export", help="print a finished match's record as JSON")
+    export.add_argument("room")
+    export.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+
+    check = sub.add_parser("verify", help="check a finished match: seed against commitment, every decision replayed")
+    check.add_argument("source", help="a record file from `cardroom export` (- for stdin), or a room id with --url")
+    check.add_argument("--url", default=None, help="fetch the record of room SOURCE from this server")
+
     args = parser.parse_args(argv)
+    if args.command in ("export", "verify"):
+        import asyncio
+
+        from client.records import export_command, verify_command
+
+        if args.command == "export":
+            return asyncio.run(export_command(args.url, args.room))
+        return asyncio.run(verify_command(args.source, args.url))
     if args.command == "scores":
         import asyncio
 

@@ -18,7 +18,7 @@ from server import metrics
 from server.connection import Connection
 from server.store import RoomRecord, Store
 
-__all__ = ["Room", "commitment", "hash_token"]
+__all__ = ["Room", "commitment", "hash_token", "state_digest"]
 
 log = logging.getLogger(__name__)
 RETRY_WINDOW = 64
@@ -30,6 +30,11 @@ DISPLAY_ONLY = frozenset({"label", "loses"})
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed: a copy of the store does not hand out seats."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def state_digest(packed: bytes) -> str:
+    """The digest a log record keeps of the state a decision led to: a replay that departs is caught there."""
+    return hashlib.sha256(packed).hexdigest()[:16]
 
 
 def commitment(room: str, seed: int) -> str:
@@ -173,14 +178,16 @@ class Room:
         except EngineError as exc:
             raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
         new_version = self.game.version(state)
-        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time()}
+        packed = msgpack.packb(self.game.dump(state))
+        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time(),
+                                 "h": state_digest(packed)}
         if by_server:
             entry["server"] = True
         outcome = self.game.outcome(state)
         started = time.perf_counter()
         try:
             await self.store.commit(
-                self.id, current, new_version, msgpack.packb(self.game.dump(state)), msgpack.packb(entry),
+                self.id, current, new_version, packed, msgpack.packb(entry),
                 outcome is not None, self.score_entry(outcome),
             )
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?

@@ -15,6 +15,7 @@ from protocol.messages import MAX_FRAME
 from server import admission, metrics
 from server.connection import Connection
 from server.lobby import Lobby
+from server.records import match_record
 
 __all__ = ["Session"]
 
@@ -152,6 +153,9 @@ class Session:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"you are not in room {room.id}")
         room.unwatch(self.conn)
         self.reply(re, "left", room=room.id)
+
+    async def on_export(self, m: dict[str, Any], re: int) -> None:
+        self.reply(re, "match", record=await match_record(self.lobby.get(m["room"])))
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
         received = time.perf_counter()
