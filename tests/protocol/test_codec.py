@@ -21,6 +21,7 @@ VALID: dict[str, dict[str, Any]] = {
     "decide": {"t": "decide", "id": 8, "room": "r1", "token": "tok", "version": 3,
                "decision": {"kind": "play", "slot": 0}},
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
+    "export": {"t": "export", "id": 10, "room": "r1"},
 }
 
 SCALARS = st.one_of(
