@@ -29,6 +29,8 @@ class ErrorCode(enum.StrEnum):
     MATCH_OVER = "match_over"
     MATCH_RUNNING = "match_running"
     UNAVAILABLE = "unavailable"
+    SERVER_FULL = "server_full"
+    TOO_MANY_ROOMS = "too_many_rooms"
     INTERNAL = "internal"
 
 

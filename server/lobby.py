@@ -16,6 +16,7 @@ from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
 from server.health import Health
+from server.quota import Quota
 from server.room import Room, commitment
 from server.store import RoomRecord, Store
 
@@ -46,6 +47,7 @@ class Lobby:
         self.store = store
         self.health = health
         self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self.quota = Quota()
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)

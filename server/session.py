@@ -15,6 +15,7 @@ from protocol.messages import MAX_FRAME
 from server import admission, metrics
 from server.connection import Connection
 from server.lobby import Lobby
+from server.quota import check_spectators
 from server.records import match_record
 
 __all__ = ["Session"]
@@ -32,6 +33,7 @@ class Session:
     def __init__(self, ws: ServerConnection, lobby: Lobby) -> None:
         self.lobby = lobby
         self.conn = Connection(ws, on_drop=self.leave_all)
+        self.address = admission.address(ws)
         self.tokens = BURST
         self.stamp = time.monotonic()
 
@@ -115,7 +117,9 @@ class Session:
         self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
+        self.lobby.quota.check(self.address, self.lobby.rooms)
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False))
+        self.lobby.quota.record(self.address, room.id)
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
             await self.sit(room.id, None, re)
@@ -140,6 +144,8 @@ class Session:
 
     async def on_spectate(self, m: dict[str, Any], re: int) -> None:
         room = self.lobby.get(m["room"])
+        if self.conn not in room.watchers:
+            check_spectators(self.lobby.rooms)
         self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
         room.watch(self.conn, None)
         self.conn.send(room.view_frame(None, []))

@@ -5,6 +5,7 @@ import hashlib
 
 import pytest
 
+import server.quota
 from client import Client, ClientError
 from server.lobby import today
 from server.store import DAILY_SECRET, Store
@@ -64,3 +65,37 @@ async def test_scenario_options_are_bounded(server_url: str) -> None:
             await a.request("create_room", game="creature_wars", options={"deck": deck})
         assert refused.value.code == "bad_options" and "8192" in refused.value.message
         assert await a.list_rooms() == []
+
+
+async def test_rooms_per_address_are_capped(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waiting rooms held and rooms made per minute by one address are capped; other requests carry on."""
+    monkeypatch.setattr(server.quota, "WAITING", 2)
+    monkeypatch.setattr(server.quota, "PER_MINUTE", 3)
+    async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
+        first = await a.create("creature_wars")
+        await a.create("creature_wars")
+        with pytest.raises(ClientError) as held:
+            await b.create("creature_wars")  # the same address, another connection
+        assert held.value.code == "too_many_rooms" and "waiting" in held.value.message
+        assert not isinstance(first, str)
+        await b.join(first.room)  # one room fills: a place frees
+        await b.create("fairy_tableau")
+        with pytest.raises(ClientError) as fast:
+            await b.create("fairy_tableau")
+        assert fast.value.code == "too_many_rooms" and "a minute" in fast.value.message
+        assert len(await a.list_rooms()) == 3
+
+
+async def test_a_node_caps_its_rooms_and_spectators(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server.quota, "MAX_ROOMS", 1)
+    monkeypatch.setattr(server.quota, "MAX_SPECTATORS", 1)
+    async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
+        seat = await a.create("queens_challenge")
+        assert not isinstance(seat, str)
+        with pytest.raises(ClientError) as full:
+            await a.create("queens_challenge")
+        assert full.value.code == "server_full"
+        await a.spectate(seat.room)
+        with pytest.raises(ClientError) as watching:
+            await b.spectate(seat.room)
+        assert watching.value.code == "server_full"

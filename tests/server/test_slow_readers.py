@@ -11,6 +11,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import server.admission
 import server.connection
+import server.quota
 from client import Client
 from protocol import PROTOCOL_VERSION, encode
 from server.app import run
@@ -21,6 +22,8 @@ async def test_a_reader_that_never_reads_is_dropped_once(server_url: str, caplog
     """Bounded bytes per connection; one warning; unwatched from its rooms; the transport is aborted."""
     monkeypatch.setattr(server.connection, "OUTBOX_BYTES", 256 * 1024)
     monkeypatch.setattr(server.connection, "CLOSE_TIMEOUT", 0.5)
+    monkeypatch.setattr(server.quota, "PER_MINUTE", 100)
+    monkeypatch.setattr(server.quota, "WAITING", 100)
     caplog.set_level(logging.WARNING, logger="server.connection")
     async with await Client.connect(server_url) as owner:
         for _ in range(60):  # a lobby whose listing is a large frame
