@@ -29,6 +29,9 @@ class ErrorCode(enum.StrEnum):
     MATCH_OVER = "match_over"
     UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
+    CANNOT_CANCEL = "cannot_cancel"
+    MATCH_RUNNING = "match_running"
+    ROOM_CLOSED = "room_closed"
 
 
 class ProtocolError(Exception):

@@ -14,6 +14,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
+from server.expiry import Sweeper
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
 from server.session import Session
@@ -60,7 +61,9 @@ async def run(
         print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
+        sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         await stop.wait()
+        await sweeper
     await store.close()
 
 

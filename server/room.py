@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -15,6 +16,7 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server.connection import Connection
+from server.history import History
 from server.store import RoomRecord, Store
 
 __all__ = ["Room", "commitment", "hash_token"]
@@ -30,6 +32,16 @@ def hash_token(token: str) -> str:
 def commitment(room: str, seed: int) -> str:
     """Published at creation, the seed revealed at the end: the deck was fixed before play."""
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
+
+
+def clock_setting(room: Room) -> Any:
+    """The room's clock setting as plain data, or ``None`` for a room without one."""
+    setting = getattr(room, "clock", None)
+    if setting is None or isinstance(setting, dict):
+        return setting
+    if dataclasses.is_dataclass(setting) and not isinstance(setting, type):
+        return dataclasses.asdict(setting)
+    return None
 
 
 class Room:
@@ -50,6 +62,13 @@ class Room:
         self.watchers: dict[Connection, Seat | None] = {}
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
+        self.spectator_chat = record.spectator_chat
+        self.ended = record.ended
+        self.history = History(complete=record.version == 0)
+        self.rematch: set[Seat] = set()
+        """Seats that asked for a rematch of the finished match."""
+        self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
+        """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
 
     @property
     def over(self) -> bool:
@@ -76,6 +95,8 @@ class Room:
             "players": list(self.names),
             "score": self.game.view(self.state, None).get("score"),
             "commitment": self.commitment,
+            "clock": clock_setting(self),
+            "spectator_chat": self.spectator_chat,
         }
 
     def seat_of(self, token: str) -> Seat:
@@ -114,11 +135,15 @@ class Room:
         self.watchers.pop(conn, None)
         conn.rooms.pop(self.id, None)
 
-    def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None) -> bytes:
-        return encode({
+    def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
+                   recent: list[dict[str, Any]] | None = None) -> bytes:
+        message = {
             "t": "view", "room": self.id, "version": self.version,
             "view": self.game.view(self.state, seat), "events": events, "re": re,
-        })
+        }
+        if recent is not None:
+            message["recent"] = recent
+        return encode(message)
 
     async def decide(self, conn: Connection, token: str, version: int, decision: Decision, re: int) -> None:
         """Check, apply, persist, and only then tell every watcher what it may see."""
@@ -154,11 +179,13 @@ class Room:
         try:
             await self.store.commit(
                 self.id, current, new_version, msgpack.packb(self.game.dump(state)), msgpack.packb(entry),
-                outcome is not None, self.score_entry(outcome),
+                outcome is not None, self.score_entry(outcome), outcome.data() if outcome is not None else None,
             )
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: nothing was applied
             raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
         self.state = state
+        if outcome is not None:
+            self.ended = time.time()
         self.broadcast(events, conn, re)
         self.arm()
 
@@ -196,6 +223,7 @@ class Room:
         """Each watcher gets its own view and events; frames are built once per seat."""
         frames: dict[Seat | None, bytes] = {}
         evs: tuple[Event, ...] = tuple(events)
+        self.history.extend(evs)
         outcome = self.game.outcome(self.state)
         over = None
         if outcome is not None and evs:

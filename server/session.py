@@ -10,8 +10,11 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
+from server import chat, expiry, rematch
 from server.connection import Connection
+from server.history import over_frame
 from server.lobby import Lobby
+from server.room import Room
 
 __all__ = ["Session"]
 
@@ -28,6 +31,7 @@ class Session:
         self.lobby = lobby
         self.tokens = BURST
         self.stamp = time.monotonic()
+        self.chat = chat.Limiter()
 
     def allow(self) -> bool:
         """A token bucket: RATE messages a second on average, BURST at once."""
@@ -87,7 +91,9 @@ class Session:
         self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
-        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False))
+        spectator_chat = chat.setting(m.get("spectator_chat"))
+        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
+                                       spectator_chat=spectator_chat)
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
             await self.sit(room.id, None, re)
@@ -96,37 +102,59 @@ class Session:
         await self.sit(m["room"], m.get("seat"), re)
 
     async def sit(self, room_id: str, seat: int | None, re: int) -> None:
-        room = self.lobby.get(room_id)
+        room = await self.lobby.find(room_id)
+        if room.over:  # nothing to sit in: the late comer watches the result
+            self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
+            await self.enter(room, None, re)
+            return
         seat, token = await room.claim(seat, self.conn.name)
         self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=token)
+        await self.enter(room, seat, re)
+
+    async def enter(self, room: Room, seat: int | None, re: int) -> None:
+        """Watch a room: its view with ``re`` and its recent events, the result if it is over, its last chat lines."""
+        await room.history.rebuild(room)
+        lines = await chat.past(self.lobby.store, room, seat)
         room.watch(self.conn, seat)
-        self.conn.send(room.view_frame(seat, []))
+        self.conn.send(room.view_frame(seat, [], re, room.history.recent(seat)))
+        over = over_frame(room)
+        if over is not None:
+            self.conn.send(over)
+        for line in lines:
+            self.conn.send(line)
 
     async def on_resume(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         seat = room.seat_of(m["token"])
         self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=m["token"])
-        room.watch(self.conn, seat)
-        self.conn.send(room.view_frame(seat, []))
+        await self.enter(room, seat, re)
 
     async def on_spectate(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
-        room.watch(self.conn, None)
-        self.conn.send(room.view_frame(None, []))
+        await self.enter(room, None, re)
+
+    async def on_cancel(self, m: dict[str, Any], re: int) -> None:
+        await expiry.cancel(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
+
+    async def on_chat(self, m: dict[str, Any], re: int) -> None:
+        await chat.post(self.lobby.store, await self.lobby.find(m["room"]), self.conn, m["text"], self.chat, re)
+
+    async def on_rematch(self, m: dict[str, Any], re: int) -> None:
+        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
 
     async def on_scores(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))
 
     async def on_leave(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         if self.conn not in room.watchers:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"you are not in room {room.id}")
         room.unwatch(self.conn)
         self.reply(re, "left", room=room.id)
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         await room.decide(self.conn, m["token"], m["version"], m["decision"], re)
         if self.conn not in room.watchers:
             room.watch(self.conn, room.seat_of(m["token"]))
