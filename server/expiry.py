@@ -58,6 +58,7 @@ async def close(lobby: Lobby, room: Room, reason: str, by: Connection | None = N
     if not await script(keys=[key, key + ":log", key + ":chat", OPEN], args=[reason, str(LIVE_TTL), room.id]):
         raise ProtocolError(ErrorCode.CANNOT_CANCEL, f"room {room.id} has a finished match; it cannot be closed")
     lobby.rooms.pop(room.id, None)
+    room.closed = reason
     if room.timer is not None:
         room.timer.cancel()
         room.timer = None

@@ -65,6 +65,8 @@ class Room:
         self.spectator_chat = record.spectator_chat
         self.ended = record.ended
         self.history = History(complete=record.version == 0)
+        self.closed = ""
+        """Why the room was closed (``cancelled``, ``expired``), once it was."""
         self.rematch: set[Seat] = set()
         """Seats that asked for a rematch of the finished match."""
         self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
@@ -109,6 +111,8 @@ class Room:
     async def claim(self, seat: Seat | None, name: str = "") -> tuple[Seat, str]:
         """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
         async with self.lock:
+            if self.closed:
+                raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {self.id} was {self.closed}")
             if seat is None:
                 free = [n for n, held in enumerate(self.seats) if held is None]
                 if not free:
