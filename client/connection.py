@@ -131,7 +131,7 @@ class Client:
         return rooms
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
-                     sit: bool = True, daily: bool = False) -> Seat | str:
+                     sit: bool = True, daily: bool = False, spectator_chat: str | None = None) -> Seat | str:
         """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``."""
         fields: dict[str, Any] = {"game": game, "sit": sit}
         if options:
@@ -140,6 +140,8 @@ class Client:
             fields["daily"] = True
         if seed is not None:
             fields["seed"] = seed
+        if spectator_chat is not None:
+            fields["spectator_chat"] = spectator_chat
         created = await self.request("create_room", **fields)
         if not sit:
             room: str = created["room"]
