@@ -23,13 +23,15 @@ __all__ = ["RECENT", "History", "over_frame"]
 log = logging.getLogger(__name__)
 RECENT = 50
 """How many of a room's last events the view after create_room/join/resume/spectate carries in ``recent``."""
+_KEPT = 2 * RECENT
+"""Events kept: room to drop those a recipient may not be told of and still have ``RECENT`` left."""
 
 
 class History:
-    """The last ``RECENT`` events of a room, as the engine made them (redacted per recipient on the way out)."""
+    """A room's last events, as the engine made them (redacted per recipient on the way out)."""
 
     def __init__(self, complete: bool) -> None:
-        self.events: deque[Event] = deque(maxlen=RECENT)
+        self.events: deque[Event] = deque(maxlen=_KEPT)
         self.complete = complete
         """False until the events of a reloaded room have been rebuilt from its log."""
 
@@ -37,8 +39,8 @@ class History:
         self.events.extend(events)
 
     def recent(self, seat: Seat | None) -> list[dict[str, Any]]:
-        """The recent events ``seat`` (``None``: a spectator) may be told of, oldest first."""
-        return redact_all(list(self.events), seat)
+        """The last ``RECENT`` events ``seat`` (``None``: a spectator) may be told of, oldest first."""
+        return redact_all(list(self.events), seat)[-RECENT:]
 
     def done(self) -> bool:
         return self.complete
@@ -55,7 +57,7 @@ class History:
             try:
                 records = await room.store.log(room.id)
                 state = room.game.setup(room.options, room.seed)
-                events: deque[Event] = deque(maxlen=RECENT)
+                events: deque[Event] = deque(maxlen=_KEPT)
                 for record in records:
                     state, new = room.game.apply(state, record["seat"], record["d"])
                     events.extend(new)
