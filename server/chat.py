@@ -99,10 +99,11 @@ async def post(store: Store, room: Room, conn: Connection, text: str, limiter: L
     seat = room.watchers[conn]
     message = {"t": "chat", "room": room.id, "name": conn.name, "seat": seat, "text": line, "ts": time.time()}
     script = store.redis.register_script(_POST)
-    await script(keys=[_key(room.id), f"cardroom:room:{room.id}"], args=[msgpack.packb(message), str(KEEP)])
-    frame = encode({**message, "re": None})
-    for reader in _readers(room, seat):
-        reader.send(encode({**message, "re": re}) if reader is conn else frame)
+    async with room.lock:  # lines reach everyone in the order they were stored
+        await script(keys=[_key(room.id), f"cardroom:room:{room.id}"], args=[msgpack.packb(message), str(KEEP)])
+        frame = encode({**message, "re": None})
+        for reader in _readers(room, seat):
+            reader.send(encode({**message, "re": re}) if reader is conn else frame)
 
 
 async def past(store: Store, room: Room, seat: int | None) -> list[bytes]:

@@ -115,6 +115,8 @@ class Session:
         """Watch a room: its view with ``re`` and its recent events, the result if it is over, its last chat lines."""
         await room.history.rebuild(room)
         lines = await chat.past(self.lobby.store, room, seat)
+        if room.closed:  # cancelled or expired while the above was read
+            raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
         room.watch(self.conn, seat)
         self.conn.send(room.view_frame(seat, [], re, room.history.recent(seat)))
         over = over_frame(room)
