@@ -4,10 +4,11 @@ The offers live in memory: a server restart forgets them (each seat sends ``rema
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from server.connection import Connection
+from server.room import clock_setting
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -40,7 +41,9 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
                 if watcher is not conn:
                     watcher.send(frame)
             return
-        new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat)
+        setting = clock_setting(room)
+        same_clock: dict[str, Any] = {"clock": setting} if setting is not None else {}
+        new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat, **same_clock)
         count = len(room.seats)
         tokens = {}
         for old in range(count):

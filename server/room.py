@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hashlib
 import hmac
 import logging
@@ -34,14 +33,11 @@ def commitment(room: str, seed: int) -> str:
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
-def clock_setting(room: Room) -> Any:
-    """The room's clock setting as plain data, or ``None`` for a room without one."""
-    setting = getattr(room, "clock", None)
-    if setting is None or isinstance(setting, dict):
-        return setting
-    if dataclasses.is_dataclass(setting) and not isinstance(setting, type):
-        return dataclasses.asdict(setting)
-    return None
+def clock_setting(room: Room) -> dict[str, Any] | None:
+    """The room's clock setting (``room.clock.limits``) as plain data, or ``None`` for a room without one."""
+    limits = getattr(getattr(room, "clock", None), "limits", None)
+    data = getattr(limits, "data", None)
+    return data() if callable(data) else None
 
 
 class Room:
