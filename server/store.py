@@ -66,7 +66,8 @@ if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'over', '1')
   redis.call('SREM', KEYS[3], ARGV[6])
   if ARGV[7] ~= '' then redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
-  archive({KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]}, {ARGV[9], ARGV[10], ARGV[11], ARGV[12]})
+  local n = #ARGV  -- the archive's four arguments always come last
+  archive({KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]}, {ARGV[n - 3], ARGV[n - 2], ARGV[n - 1], ARGV[n]})
 end
 return 1
 """
@@ -176,7 +177,7 @@ class Store:
         done = await self._commit(
             keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore", *_archive_keys(room)[2:]],
             args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points),
-                  *self._archive_args(outcome)],
+                  *self._archive_args(outcome)],  # the archive's arguments last
         )
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
