@@ -7,7 +7,7 @@ import redis
 
 from client import Client, ClientError
 from server import expiry
-from server.store import LIVE_TTL, RECORD_TTL, Store
+from server.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
 from tests.server.servers import QUICK, finished_match, restarted
 
 
@@ -177,3 +177,27 @@ async def test_unknown_rooms_stay_unknown(server_url: str) -> None:
     async with await Client.connect(server_url) as c:
         assert await _code(c.spectate("nosuch")) == "unknown_room"
         assert await _code(c.request("cancel", room="nosuch", token="t")) == "unknown_room"
+
+
+async def test_a_match_ended_outside_a_decision_is_archived_once(redis_url: str) -> None:
+    """The sweep's fallback (Store.finish): same record and expiries as a final decision, written once."""
+    store = Store(redis_url)
+    try:
+        record = RoomRecord(room="r1", game="creature_wars", options=QUICK, seed=7, commitment="c", created=1.0,
+                            version=0, state={"x": 1}, seats=(None, None), names=("ann", "bob"))
+        assert await store.create(record)
+        assert await store.claim("r1", 0, "hash0", "ann")
+        outcome = {"winner": 1, "reason": "knockout", "scores": [0, 1], "detail": ""}
+        assert await store.finish("r1", outcome)
+        assert not await store.finish("r1", outcome)
+        assert not await store.finish("nosuch", outcome)
+        kept = await store.match("r1")
+        assert kept is not None and kept["outcome"] == outcome and kept["name:0"] == "ann" and kept["log"] == []
+        assert not any(k.startswith("seat:") for k in kept)
+        loaded = await store.load("r1")
+        assert loaded is not None and loaded.ended is not None
+        r = redis.Redis.from_url(redis_url)
+        assert not r.sismember("cardroom:open", "r1")
+        assert 0 < r.ttl("cardroom:room:r1") <= LIVE_TTL < r.ttl("cardroom:match:r1") <= RECORD_TTL
+    finally:
+        await store.close()
