@@ -32,8 +32,8 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
             new, tokens = room.rematched
             _deliver(room, new, [(conn, seat)], tokens, conn, re)
             return
-        room.rematch.add(seat)
-        if len(room.rematch) < len(room.seats):
+        room.rematch_offers.add(seat)
+        if len(room.rematch_offers) < len(room.seats):
             offered = {"t": "rematch_offered", "room": room.id, "seat": seat}
             conn.send(encode({**offered, "re": re}))
             frame = encode({**offered, "re": None})

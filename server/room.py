@@ -63,7 +63,7 @@ class Room:
         self.history = History(complete=record.version == 0)
         self.closed = ""
         """Why the room was closed (``cancelled``, ``expired``), once it was."""
-        self.rematch: set[Seat] = set()
+        self.rematch_offers: set[Seat] = set()
         """Seats that asked for a rematch of the finished match."""
         self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
         """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
