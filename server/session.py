@@ -104,21 +104,21 @@ class Session:
     async def sit(self, room_id: str, seat: int | None, re: int) -> None:
         room = await self.lobby.find(room_id)
         if room.over:  # nothing to sit in: the late comer watches the result
-            self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
-            await self.enter(room, None, re)
+            await self.enter(room, None, re, "spectating", commitment=room.commitment)
             return
         seat, token = await room.claim(seat, self.conn.name)
-        self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=token)
-        await self.enter(room, seat, re)
+        await self.enter(room, seat, re, "seat_granted", seat=seat, token=token)
 
-    async def enter(self, room: Room, seat: int | None, re: int) -> None:
-        """Watch a room: its view with ``re`` and its recent events, the result if it is over, its last chat lines."""
+    async def enter(self, room: Room, watching: int | None, re: int, kind: str, **fields: Any) -> None:
+        """Reply ``kind`` and watch the room: its view with ``re`` and its recent events, the result if
+        it is over, its last chat lines; all sent at once, after what must be read first."""
         await room.history.rebuild(room)
-        lines = await chat.past(self.lobby.store, room, seat)
+        lines = await chat.past(self.lobby.store, room, watching)
         if room.closed:  # cancelled or expired while the above was read
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
-        room.watch(self.conn, seat)
-        self.conn.send(room.view_frame(seat, [], re, room.history.recent(seat)))
+        self.reply(re, kind, room=room.id, game=room.game.name, **fields)
+        room.watch(self.conn, watching)
+        self.conn.send(room.view_frame(watching, [], re, room.history.recent(watching)))
         over = over_frame(room)
         if over is not None:
             self.conn.send(over)
@@ -128,13 +128,11 @@ class Session:
     async def on_resume(self, m: dict[str, Any], re: int) -> None:
         room = await self.lobby.find(m["room"])
         seat = room.seat_of(m["token"])
-        self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=m["token"])
-        await self.enter(room, seat, re)
+        await self.enter(room, seat, re, "seat_granted", seat=seat, token=m["token"])
 
     async def on_spectate(self, m: dict[str, Any], re: int) -> None:
         room = await self.lobby.find(m["room"])
-        self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
-        await self.enter(room, None, re)
+        await self.enter(room, None, re, "spectating", commitment=room.commitment)
 
     async def on_cancel(self, m: dict[str, Any], re: int) -> None:
         await expiry.cancel(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
