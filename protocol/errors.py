@@ -32,6 +32,8 @@ class ErrorCode(enum.StrEnum):
     SERVER_FULL = "server_full"
     TOO_MANY_ROOMS = "too_many_rooms"
     INTERNAL = "internal"
+    CANNOT_CANCEL = "cannot_cancel"
+    ROOM_CLOSED = "room_closed"
 
 
 class ProtocolError(Exception):

@@ -10,13 +10,14 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY
+from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
 from server import logs, metrics
 from server.admission import PER_ADDRESS, Admission
+from server.expiry import Sweeper
 from server.health import Health, wait_for_store
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
@@ -46,8 +47,7 @@ async def run(
     health.start()
     lobby = Lobby(store, health)
     restored = await lobby.restore()
-    rooms = metrics.RoomCollector(lobby)
-    REGISTRY.register(rooms)
+    metrics.ROOMS.lobbies.add(lobby)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -84,8 +84,10 @@ async def run(
         print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
+        sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         await stop.wait()
-    REGISTRY.unregister(rooms)
+        await sweeper
+    metrics.ROOMS.lobbies.discard(lobby)
     await health.stop()
     await store.close()
 

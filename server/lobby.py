@@ -15,6 +15,7 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
+from server import expiry
 from server.health import Health
 from server.quota import Quota
 from server.room import Room, commitment
@@ -56,9 +57,29 @@ class Lobby:
         return found
 
     def listing(self, game: str | None = None) -> list[dict[str, Any]]:
-        return [r.summary() for r in self.rooms.values() if game is None or r.game.name == game]
+        now = time.time()
+        return [r.summary() for r in self.rooms.values()
+                if (game is None or r.game.name == game) and expiry.listed(r, now)]
 
-    async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False) -> Room:
+    async def find(self, room_id: str) -> Room:
+        """A room in memory, else a finished one loaded from Redis; ``room_closed`` for a cancelled or expired one."""
+        found = self.rooms.get(room_id)
+        if found is not None:
+            return found
+        reason = await self.store.closed(room_id)
+        if reason:
+            raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room_id} was {reason}")
+        record = await self.store.load(room_id)
+        game = registry.get(record.game) if record is not None else None
+        if record is None or game is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room_id!r}")
+        found = self.rooms.get(room_id)
+        if found is None:
+            found = self.rooms[room_id] = Room(record, game, game.load(record.state), self.store)
+        return found
+
+    async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
+                     spectator_chat: str = "all") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
@@ -99,7 +120,7 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
-                table=table,
+                table=table, spectator_chat=spectator_chat,
             )
             if await self.store.create(record):
                 room = Room(record, game, state, self.store)

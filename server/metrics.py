@@ -5,6 +5,7 @@ read from the lobby at scrape time, so they cost nothing per decision.
 """
 from __future__ import annotations
 
+import weakref
 from collections import Counter as Tally
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "OUTBOX_DROPS", "RATE_LIMITED",
-    "REFUSED", "RoomCollector", "scrape",
+    "REFUSED", "ROOMS", "RoomCollector", "scrape",
 ]
 
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -36,18 +37,23 @@ ERRORS = Counter("cardroom_errors", "Error replies sent, by code", ["code"])
 
 
 class RoomCollector(Collector):
-    """Live rooms by game and status, counted from the lobby when scraped."""
+    """Live rooms by game and status, counted from the tracked lobbies when scraped (one per server in
+    this process; tests run several)."""
 
-    def __init__(self, lobby: Lobby) -> None:
-        self.lobby = lobby
+    def __init__(self) -> None:
+        self.lobbies: weakref.WeakSet[Lobby] = weakref.WeakSet()
 
     def collect(self) -> Iterator[Metric]:
         family = GaugeMetricFamily("cardroom_rooms", "Rooms in this server's memory, by game and status",
                                    labels=["game", "status"])
-        tally = Tally((room.game.name, room.status) for room in self.lobby.rooms.values())
+        tally = Tally((room.game.name, room.status) for lobby in list(self.lobbies) for room in lobby.rooms.values())
         for (game, status), count in sorted(tally.items()):
             family.add_metric([game, status], count)
         yield family
+
+
+ROOMS = RoomCollector()
+REGISTRY.register(ROOMS)
 
 
 def scrape() -> bytes:

@@ -16,6 +16,7 @@ from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server import metrics
 from server.connection import Connection
+from server.history import History
 from server.store import RoomRecord, Store
 
 __all__ = ["Room", "commitment", "hash_token", "state_digest"]
@@ -42,6 +43,13 @@ def commitment(room: str, seed: int) -> str:
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
+def clock_setting(room: Room) -> dict[str, Any] | None:
+    """The room's clock setting (``room.clock.limits``) as plain data, or ``None`` for a room without one."""
+    limits = getattr(getattr(room, "clock", None), "limits", None)
+    data = getattr(limits, "data", None)
+    return data() if callable(data) else None
+
+
 class Room:
     """The live room: its state, the seat token hashes and the connections watching it."""
 
@@ -62,6 +70,15 @@ class Room:
         self.timer: asyncio.Task[None] | None = None
         self.suspect = False
         """A commit's fate is unknown: memory may be behind Redis until :meth:`resync`."""
+        self.spectator_chat = record.spectator_chat
+        self.ended = record.ended
+        self.history = History(complete=record.version == 0)
+        self.closed = ""
+        """Why the room was closed (``cancelled``, ``expired``), once it was."""
+        self.rematch_offers: set[Seat] = set()
+        """Seats that asked for a rematch of the finished match."""
+        self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
+        """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
 
     @property
     def over(self) -> bool:
@@ -92,6 +109,8 @@ class Room:
             "players": list(self.names),
             "score": self.game.view(self.state, None).get("score"),
             "commitment": self.commitment,
+            "clock": clock_setting(self),
+            "spectator_chat": self.spectator_chat,
         }
 
     def seat_of(self, token: str) -> Seat:
@@ -104,6 +123,8 @@ class Room:
     async def claim(self, seat: Seat | None, name: str = "") -> tuple[Seat, str]:
         """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
         async with self.lock:
+            if self.closed:
+                raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {self.id} was {self.closed}")
             if seat is None:
                 free = [n for n, held in enumerate(self.seats) if held is None]
                 if not free:
@@ -130,11 +151,15 @@ class Room:
         self.watchers.pop(conn, None)
         conn.rooms.pop(self.id, None)
 
-    def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None) -> bytes:
-        return encode({
+    def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
+                   recent: list[dict[str, Any]] | None = None) -> bytes:
+        message = {
             "t": "view", "room": self.id, "version": self.version,
             "view": self.game.view(self.state, seat), "events": events, "re": re,
-        })
+        }
+        if recent is not None:
+            message["recent"] = recent
+        return encode(message)
 
     async def decide(self, conn: Connection, token: str, version: int, decision: Decision, re: int) -> None:
         """Check, apply, persist, and only then tell every watcher what it may see."""
@@ -188,7 +213,7 @@ class Room:
         try:
             await self.store.commit(
                 self.id, current, new_version, packed, msgpack.packb(entry),
-                outcome is not None, self.score_entry(outcome),
+                outcome is not None, self.score_entry(outcome), outcome.data() if outcome is not None else None,
             )
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
             if not await self._landed(new_version):
@@ -198,6 +223,8 @@ class Room:
         log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
                                             "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
         self.state = state
+        if outcome is not None:
+            self.ended = time.time()
         self.broadcast(events, conn, re)
         self.arm()
 
@@ -275,6 +302,7 @@ class Room:
         """Each watcher gets its own view and events; frames are built once per seat."""
         frames: dict[Seat | None, bytes] = {}
         evs: tuple[Event, ...] = tuple(events)
+        self.history.extend(evs)
         outcome = self.game.outcome(self.state)
         over = None
         if outcome is not None and evs:

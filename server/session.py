@@ -12,11 +12,13 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admission, metrics
+from server import admission, chat, expiry, metrics, rematch
 from server.connection import Connection
+from server.history import over_frame
 from server.lobby import Lobby
 from server.quota import check_spectators
 from server.records import match_record
+from server.room import Room
 
 __all__ = ["Session"]
 
@@ -36,6 +38,7 @@ class Session:
         self.address = admission.address(ws)
         self.tokens = BURST
         self.stamp = time.monotonic()
+        self.chat = chat.Limiter()
 
     def allow(self) -> bool:
         """A token bucket: RATE messages a second on average, BURST at once."""
@@ -118,7 +121,9 @@ class Session:
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
         self.lobby.quota.check(self.address, self.lobby.rooms)
-        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False))
+        spectator_chat = chat.setting(m.get("spectator_chat"))
+        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
+                                       spectator_chat=spectator_chat)
         self.lobby.quota.record(self.address, room.id)
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
@@ -128,44 +133,66 @@ class Session:
         await self.sit(m["room"], m.get("seat"), re)
 
     async def sit(self, room_id: str, seat: int | None, re: int) -> None:
-        room = self.lobby.get(room_id)
+        room = await self.lobby.find(room_id)
+        if room.over:  # nothing to sit in: the late comer watches the result
+            await self.enter(room, None, re, "spectating", commitment=room.commitment)
+            return
         seat, token = await room.claim(seat, self.conn.name)
-        self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=token)
         log.info("seat granted", extra={"room": room.id, "seat": seat, "conn": self.conn.id, "re": re})
-        room.watch(self.conn, seat)
-        self.conn.send(room.view_frame(seat, []))
+        await self.enter(room, seat, re, "seat_granted", seat=seat, token=token)
+
+    async def enter(self, room: Room, watching: int | None, re: int, kind: str, **fields: Any) -> None:
+        """Reply ``kind`` and watch the room: its view with ``re`` and its recent events, the result if
+        it is over, its last chat lines; all sent at once, after what must be read first."""
+        await room.history.rebuild(room)
+        lines = await chat.past(self.lobby.store, room, watching)
+        if room.closed:  # cancelled or expired while the above was read
+            raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
+        self.reply(re, kind, room=room.id, game=room.game.name, **fields)
+        room.watch(self.conn, watching)
+        self.conn.send(room.view_frame(watching, [], re, room.history.recent(watching)))
+        over = over_frame(room)
+        if over is not None:
+            self.conn.send(over)
+        for line in lines:
+            self.conn.send(line)
 
     async def on_resume(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         seat = room.seat_of(m["token"])
-        self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=m["token"])
-        room.watch(self.conn, seat)
-        self.conn.send(room.view_frame(seat, []))
+        await self.enter(room, seat, re, "seat_granted", seat=seat, token=m["token"])
 
     async def on_spectate(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         if self.conn not in room.watchers:
             check_spectators(self.lobby.rooms)
-        self.reply(re, "spectating", room=room.id, game=room.game.name, commitment=room.commitment)
-        room.watch(self.conn, None)
-        self.conn.send(room.view_frame(None, []))
+        await self.enter(room, None, re, "spectating", commitment=room.commitment)
+
+    async def on_cancel(self, m: dict[str, Any], re: int) -> None:
+        await expiry.cancel(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
+
+    async def on_chat(self, m: dict[str, Any], re: int) -> None:
+        await chat.post(self.lobby.store, await self.lobby.find(m["room"]), self.conn, m["text"], self.chat, re)
+
+    async def on_rematch(self, m: dict[str, Any], re: int) -> None:
+        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
 
     async def on_scores(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))
 
     async def on_leave(self, m: dict[str, Any], re: int) -> None:
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         if self.conn not in room.watchers:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"you are not in room {room.id}")
         room.unwatch(self.conn)
         self.reply(re, "left", room=room.id)
 
     async def on_export(self, m: dict[str, Any], re: int) -> None:
-        self.reply(re, "match", record=await match_record(self.lobby.get(m["room"])))
+        self.reply(re, "match", record=await match_record(self.lobby, m["room"]))
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
         received = time.perf_counter()
-        room = self.lobby.get(m["room"])
+        room = await self.lobby.find(m["room"])
         await room.decide(self.conn, m["token"], m["version"], m["decision"], re)
         if self.conn not in room.watchers:
             room.watch(self.conn, room.seat_of(m["token"]))

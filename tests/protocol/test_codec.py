@@ -22,6 +22,9 @@ VALID: dict[str, dict[str, Any]] = {
                "decision": {"kind": "play", "slot": 0}},
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
     "export": {"t": "export", "id": 10, "room": "r1"},
+    "cancel": {"t": "cancel", "id": 13, "room": "r1", "token": "tok"},
+    "chat": {"t": "chat", "id": 11, "room": "r1", "text": "good luck"},
+    "rematch": {"t": "rematch", "id": 12, "room": "r1", "token": "tok"},
 }
 
 SCALARS = st.one_of(
