@@ -27,6 +27,9 @@ class ErrorCode(enum.StrEnum):
     ILLEGAL_DECISION = "illegal_decision"
     STALE_VERSION = "stale_version"
     MATCH_OVER = "match_over"
+    NAME_TAKEN = "name_taken"
+    BAD_NAME = "bad_name"
+    TOO_LATE = "too_late"
     UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
 

@@ -14,6 +14,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
+from server.clock import heartbeat
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
 from server.session import Session
@@ -44,6 +45,7 @@ async def run(
     lobby = Lobby(store)
     restored = await lobby.restore()
     stop = stop or asyncio.Event()
+    beating = asyncio.create_task(heartbeat(store, stop))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -61,6 +63,7 @@ async def run(
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
         await stop.wait()
+    await beating
     await store.close()
 
 

@@ -9,9 +9,13 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+import msgpack
+
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
+from server.clock import limits_for
+from server.identity import Names
 from server.room import Room, commitment
 from server.store import RoomRecord, Store
 
@@ -37,6 +41,7 @@ class Lobby:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self.names = Names(store.redis)
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)
@@ -47,7 +52,8 @@ class Lobby:
     def listing(self, game: str | None = None) -> list[dict[str, Any]]:
         return [r.summary() for r in self.rooms.values() if game is None or r.game.name == game]
 
-    async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False) -> Room:
+    async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
+                     clock: Any = None) -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
@@ -57,6 +63,7 @@ class Lobby:
         game = registry.get(game_name)
         if game is None:
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game_name!r}; games: {', '.join(registry.GAMES)}")
+        limits = limits_for(game, clock)
         if daily and (seed is not None or options):
             raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: a daily room takes no 'seed' and no 'options'")
         if seed is not None and not 0 <= seed < 2**63:
@@ -84,7 +91,7 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
-                table=table,
+                table=table, limits=limits.data(),
             )
             if await self.store.create(record):
                 room = Room(record, game, state, self.store)
@@ -115,13 +122,15 @@ class Lobby:
     async def restore(self) -> int:
         """Reload every unfinished room from the store; returns how many."""
         count = 0
+        alive = await self.store.alive()
         for record in await self.store.open_rooms():
             game = registry.get(record.game)
             if game is None:
                 log.error("room %s: unknown game %r, not restored", record.room, record.game)
                 continue
-            room = Room(record, game, game.load(record.state), self.store)
+            room = Room(record, game, game.load(record.state), self.store, alive)
             self.rooms[record.room] = room
+            await self.store.save_clock(record.room, msgpack.packb(room.clock.data()))
             room.arm()
             count += 1
         return count

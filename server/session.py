@@ -11,6 +11,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
 from server.connection import Connection
+from server.identity import identify
 from server.lobby import Lobby
 
 __all__ = ["Session"]
@@ -79,15 +80,43 @@ class Session:
     async def on_hello(self, m: dict[str, Any], re: int) -> None:
         if m["v"] != PROTOCOL_VERSION:
             raise ProtocolError(ErrorCode.PROTOCOL_VERSION, f"server speaks protocol {PROTOCOL_VERSION}, not {m['v']}")
+        who = await identify(self.lobby.names, m.get("name", ""), m.get("key"))
         self.conn.greeted = True
-        self.conn.name = m.get("name", "")
-        self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE)
+        self.conn.name = who.name
+        self.conn.player = who.player
+        self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE,
+                   player=who.player, name=who.name)
+
+    async def on_my_rooms(self, m: dict[str, Any], re: int) -> None:
+        """Summaries of the rooms where this player (by key) holds a seat, with the seat; none for a guest."""
+        rooms = []
+        if self.conn.player is not None:
+            for room_id in await self.lobby.store.player_rooms(self.conn.player):
+                room = self.lobby.rooms.get(room_id)
+                if room is not None and self.conn.player in room.owners:
+                    rooms.append({**room.summary(), "seat": room.owners.index(self.conn.player)})
+        self.reply(re, "rooms", rooms=rooms)
+
+    async def on_resign(self, m: dict[str, Any], re: int) -> None:
+        room = self.lobby.get(m["room"])
+        seat = room.seat_of(m["token"])
+        if self.conn not in room.watchers:
+            room.watch(self.conn, seat)
+        await room.resign(self.conn, m["token"], re)
+
+    async def on_abort(self, m: dict[str, Any], re: int) -> None:
+        room = self.lobby.get(m["room"])
+        seat = room.seat_of(m["token"])
+        if self.conn not in room.watchers:
+            room.watch(self.conn, seat)
+        await room.abort(self.conn, m["token"], re)
 
     async def on_list_rooms(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
-        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False))
+        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
+                                       clock=m.get("clock"))
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
             await self.sit(room.id, None, re)
@@ -97,7 +126,7 @@ class Session:
 
     async def sit(self, room_id: str, seat: int | None, re: int) -> None:
         room = self.lobby.get(room_id)
-        seat, token = await room.claim(seat, self.conn.name)
+        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "")
         self.reply(re, "seat_granted", room=room.id, game=room.game.name, seat=seat, token=token)
         room.watch(self.conn, seat)
         self.conn.send(room.view_frame(seat, []))

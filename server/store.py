@@ -1,8 +1,10 @@
 """The Redis store: rooms, their states and decision logs, behind one interface.
 
 Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed, commitment,
-created, version, state, ``seat:{n}`` token hashes, ``over``); ``room:{id}:log`` a list
-of msgpack decision records; ``open`` the set of unfinished room ids.
+created, version, state, ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
+name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
+``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
+``alive`` the last time a server said it was running (see server/clock.py).
 """
 from __future__ import annotations
 
@@ -14,11 +16,13 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.errors import StaleWrite, StoreUnavailable
+from server.identity import rooms_key
 
 __all__ = ["RoomRecord", "Store"]
 
 PREFIX = "cardroom:"
 OPEN = PREFIX + "open"
+ALIVE = PREFIX + "alive"
 
 # Version check, new state, log append and (when the match ends) leaving the open set:
 # one atomic step, so a decision is either wholly stored or not at all.
@@ -31,6 +35,17 @@ if ARGV[5] == '1' then
   redis.call('SREM', KEYS[3], ARGV[6])
   if ARGV[7] ~= '' then redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
 end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[9]) end
+return 1
+"""
+
+# A seat, its holder's name and player id, the player's room set (and the clock the full room
+# starts): one atomic step, so a lost reply cannot leave a seat half claimed.
+_CLAIM = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
 return 1
 """
 
@@ -51,6 +66,12 @@ class RoomRecord:
     names: tuple[str, ...] = ()
     table: str = ""
     """The high-score table the room's result goes to: ``all``, ``daily:YYYY-MM-DD``, or "" (not ranked)."""
+    owners: tuple[str, ...] = ()
+    """The player id holding each seat ("" for a guest or a free seat)."""
+    limits: dict[str, int] | None = None
+    """The room's clock setting (``move``, ``bank``, ``increment``); None for rooms stored before clocks."""
+    clock: dict[str, Any] | None = None
+    """The clock as last stored (see server/clock.py); None until the room first filled."""
 
 
 def _key(room: str) -> str:
@@ -68,6 +89,7 @@ class Store:
         self.url = url
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=False)
         self._commit = self.redis.register_script(_COMMIT)
+        self._claim = self.redis.register_script(_CLAIM)
 
     async def ping(self) -> None:
         try:
@@ -93,29 +115,51 @@ class Store:
             "seats": str(len(record.seats)),
             "table": record.table,
         }
+        if record.limits is not None:
+            fields["limits"] = msgpack.packb(record.limits)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
             pipe.sadd(OPEN, record.room)
             await pipe.execute()
         return True
 
-    async def claim(self, room: str, seat: int, token_hash: str, name: str) -> bool:
-        """Claim a seat for a token hash (and the player's name); False if someone holds it already."""
+    async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"") -> bool:
+        """Claim a seat for a token hash (with the player's name and id, and the room's clock if it
+        starts now) in one atomic step; False if someone holds it already."""
         key = _key(room)
-        if not await self.redis.hsetnx(key, f"seat:{seat}", token_hash):
-            return False
-        await self.redis.hset(key, f"name:{seat}", name)
-        return True
+        done = await self._claim(
+            keys=[key, rooms_key(player) if player else key + ":noplayer"],
+            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock],
+        )
+        return bool(done)
+
+    async def player_rooms(self, player: str) -> list[str]:
+        """The rooms where ``player`` has held a seat."""
+        members: set[bytes] = await self.redis.smembers(rooms_key(player))  # type: ignore[assignment]
+        return sorted(m.decode() for m in members)
+
+    async def save_clock(self, room: str, clock: bytes) -> None:
+        """Store a room's clock alone (after a restart has carried it over the downtime)."""
+        await self.redis.hset(_key(room), "clock", clock)
+
+    async def beat(self, now: float) -> None:
+        """Say that a server is running at ``now``; a restarted server charges clocks only up to this."""
+        await self.redis.set(ALIVE, repr(now))
+
+    async def alive(self) -> float | None:
+        """The last time a server said it was running, if ever."""
+        raw = await self.redis.get(ALIVE)
+        return float(raw) if raw is not None else None
 
     async def commit(self, room: str, expected: int, version: int, state: bytes, record: bytes, over: bool,
-                     score: tuple[str, str, int] | None = None) -> None:
-        """Persist a decision: new state + log record (+ the final score in its table), atomically,
-        refused if the version moved. ``score`` is (table, member, points)."""
+                     score: tuple[str, str, int] | None = None, clock: bytes = b"") -> None:
+        """Persist a decision: new state + log record (+ the final score in its table, + the clock),
+        atomically, refused if the version moved. ``score`` is (table, member, points)."""
         key = _key(room)
         table, member, points = score or ("", "", 0)
         done = await self._commit(
             keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore"],
-            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points)],
+            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points), clock],
         )
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
@@ -144,6 +188,9 @@ class Store:
             seats=seats,
             names=tuple(raw.get(f"name:{n}".encode(), b"").decode() for n in range(count)),
             table=raw.get(b"table", b"").decode(),
+            owners=tuple(raw.get(f"player:{n}".encode(), b"").decode() for n in range(count)),
+            limits=msgpack.unpackb(raw[b"limits"], raw=False) if b"limits" in raw else None,
+            clock=msgpack.unpackb(raw[b"clock"], raw=False) if b"clock" in raw else None,
         )
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:

@@ -21,6 +21,9 @@ VALID: dict[str, dict[str, Any]] = {
     "decide": {"t": "decide", "id": 8, "room": "r1", "token": "tok", "version": 3,
                "decision": {"kind": "play", "slot": 0}},
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
+    "my_rooms": {"t": "my_rooms", "id": 10},
+    "resign": {"t": "resign", "id": 11, "room": "r1", "token": "tok"},
+    "abort": {"t": "abort", "id": 12, "room": "r1", "token": "tok"},
 }
 
 SCALARS = st.one_of(
