@@ -9,7 +9,7 @@ from websockets.asyncio.client import connect
 from client import Client
 from protocol import PROTOCOL_VERSION
 
-__all__ = ["keyed", "pushed"]
+__all__ = ["keyed", "pushed", "queued"]
 
 
 async def keyed(url: str, name: str = "", key: str | None = None) -> tuple[Client, dict[str, Any]]:
@@ -36,3 +36,11 @@ async def pushed(client: Client, kind: str, timeout: float = 10.0, **match: Any)
                 return message
 
     return await asyncio.wait_for(find(), timeout)
+
+
+def queued(client: Client) -> list[dict[str, Any]]:
+    """Every message waiting in the client's inbox, taken out of it."""
+    out = []
+    while not client.inbox.empty():
+        out.append(client.inbox.get_nowait())
+    return out
