@@ -291,6 +291,9 @@ class Room:
             except ProtocolError:
                 log.exception("room %s: %s for seat %s not applied; retrying", self.id, kind, seat)
                 self.arm(1.0)
+            except Exception:
+                log.exception("room %s: %s for seat %s failed; retrying later", self.id, kind, seat)
+                self.arm(5.0)
 
     def score_entry(self, outcome: Outcome | None) -> tuple[str, str, int] | None:
         """A finished ranked solitaire's entry for its high-score table: (table, member, points)."""

@@ -100,14 +100,14 @@ class Session:
     async def on_resign(self, m: dict[str, Any], re: int) -> None:
         room = self.lobby.get(m["room"])
         seat = room.seat_of(m["token"])
-        if self.conn not in room.watchers:
+        if room.watchers.get(self.conn, -1) != seat:
             room.watch(self.conn, seat)
         await room.resign(self.conn, m["token"], re)
 
     async def on_abort(self, m: dict[str, Any], re: int) -> None:
         room = self.lobby.get(m["room"])
         seat = room.seat_of(m["token"])
-        if self.conn not in room.watchers:
+        if room.watchers.get(self.conn, -1) != seat:
             room.watch(self.conn, seat)
         await room.abort(self.conn, m["token"], re)
 
