@@ -132,3 +132,30 @@ async def test_a_seat_away_past_the_grace_forfeits(server_url: str, monkeypatch:
         assert over["outcome"]["reason"] == "forfeit" and over["outcome"]["winner"] == 0
     finally:
         await a.close()
+
+
+async def test_fairy_meat_sealed_choices_time_out_too(server_url: str, redis_url: str) -> None:
+    """Nobody decides in a Fairy Meat room: the server times out the sealed weapon choices, and so on to a forfeit."""
+    from engine.fairy_meat import GAME as FAIRY_MEAT
+
+    a = await Client.connect(server_url)
+    b = await Client.connect(server_url)
+    try:
+        sa, _ = await timed_room(a, b, {"move": 1}, seed=6, game="fairy_meat")
+        over = await pushed(a, "match_over", room=sa.room, timeout=30)
+        assert over["outcome"]["reason"] == "forfeit"
+    finally:
+        await a.close()
+        await b.close()
+    store = Store(redis_url)
+    try:
+        log = await store.log(sa.room)
+    finally:
+        await store.close()
+    assert {r["seat"] for r in log[:2]} == {0, 1}  # both sealed weapon choices were timed out
+    assert all(r["server"] for r in log) and [r["d"]["kind"] for r in log][-1] == "forfeit"
+    state = FAIRY_MEAT.setup({}, 6)
+    for record in log:
+        state, _ = FAIRY_MEAT.apply(state, record["seat"], record["d"])
+    outcome = FAIRY_MEAT.outcome(state)
+    assert outcome is not None and outcome.data() == over["outcome"]  # the log replays to the same ending
