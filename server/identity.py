@@ -9,6 +9,7 @@ import hashlib
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from protocol import ErrorCode, ProtocolError
 from server.names import normalise
@@ -63,7 +64,10 @@ class Names:
 
     async def bind(self, name: str, key: str | None) -> bool:
         """Bind ``name`` to ``key`` if it is free; True if the key (or a guest, for a free name) may use it."""
-        held = await self._bind(keys=[f"{PREFIX}name:{name.casefold()}"], args=[_key_hash(key) if key else ""])
+        try:
+            held = await self._bind(keys=[f"{PREFIX}name:{name.casefold()}"], args=[_key_hash(key) if key else ""])
+        except (RedisError, OSError) as exc:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the name could not be checked, try again: {exc}") from None
         return bool(held)
 
 

@@ -5,6 +5,7 @@ import logging
 import time
 from typing import Any
 
+from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -91,7 +92,11 @@ class Session:
         """Summaries of the rooms where this player (by key) holds a seat, with the seat; none for a guest."""
         rooms = []
         if self.conn.player is not None:
-            for room_id in await self.lobby.store.player_rooms(self.conn.player):
+            try:
+                held = await self.lobby.store.player_rooms(self.conn.player)
+            except (RedisError, OSError) as exc:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"your rooms could not be read, try again: {exc}") from None
+            for room_id in held:
                 room = self.lobby.rooms.get(room_id)
                 if room is not None and self.conn.player in room.owners:
                     rooms.append({**room.summary(), "seat": room.owners.index(self.conn.player)})
