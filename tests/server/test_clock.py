@@ -159,3 +159,30 @@ async def test_fairy_meat_sealed_choices_time_out_too(server_url: str, redis_url
         state, _ = FAIRY_MEAT.apply(state, record["seat"], record["d"])
     outcome = FAIRY_MEAT.outcome(state)
     assert outcome is not None and outcome.data() == over["outcome"]  # the log replays to the same ending
+
+
+async def test_in_an_untimed_room_only_a_witchs_question_is_timed(server_url: str, redis_url: str) -> None:
+    from tests.server.test_questions import OPTIONS
+
+    a = await Client.connect(server_url)
+    b = await Client.connect(server_url)
+    store = Store(redis_url)
+    try:
+        room = (await a.request("create_room", game="creature_wars", options=OPTIONS, seed=5, sit=False,
+                                clock={"move": 0, "bank": 0}))["room"]
+        sa = await a.join(room)
+        sb = await b.join(room)
+        first = await pushed(b, "view", room=room)
+        assert first["clock"]["limits"] == {"move": 0, "bank": 0, "increment": 0}
+        assert [s["left"] for s in first["clock"]["seats"]] == [None, None]  # sealed plays: untimed
+        await a.decide(sa, {"kind": "play", "slot": 0})
+        await b.decide(sb, {"kind": "play", "slot": 0})
+        asked = await a.wait_view(room, lambda v: "question" in v)
+        after = await a.wait_view(room, lambda v: v["version"] == asked["version"] + 1, timeout=10)
+        assert "question" not in after
+        log = await store.log(room)
+        assert log[-1]["d"] == {"kind": "timeout"} and log[-1]["server"] is True
+    finally:
+        await store.close()
+        await a.close()
+        await b.close()
