@@ -104,6 +104,8 @@ class SeatClock:
     """Wall time the running clock started."""
     strikes: int = 0
     """Time-outs in a row."""
+    at: int = -1
+    """The version at which the running clock started: a game-timed decision restarts with every new one."""
 
     def remaining(self) -> float:
         """Seconds until this decision times out (the clock must be running)."""
@@ -111,7 +113,7 @@ class SeatClock:
         return self.left + (0.0 if self.capped else self.bank)
 
     def data(self) -> list[Any]:
-        return [self.bank, self.left, self.since, self.capped, self.started, self.strikes]
+        return [self.bank, self.left, self.since, self.capped, self.started, self.strikes, self.at]
 
 
 @dataclass(slots=True)
@@ -173,15 +175,19 @@ class Clock:
         """
         over = game.outcome(state) is not None
         timed = None if over else game.timer(state)
+        version = game.version(state)
         for n, clock in enumerate(self.seats):
             if over or not filled or not game.legal(state, n):
                 clock.left, clock.since, clock.capped = None, -1, False
                 continue
             opened = game.opened(state, n)
-            if clock.since == opened and (clock.left is not None or timed is None or timed[0] != n):
+            named = timed is not None and timed[0] == n
+            # a game-timed decision only its seat can take: a new version there is a new question
+            requestioned = named and clock.capped and clock.at != version
+            if clock.since == opened and (clock.left is not None or not named) and not requestioned:
                 continue
-            clock.since, clock.started = opened, now
-            if timed is not None and timed[0] == n:
+            clock.since, clock.started, clock.at = opened, now, version
+            if timed is not None and named:
                 limit = timed[1]
                 clock.left, clock.capped = float(min(self.limits.move, limit) if self.limits.move else limit), True
             elif self.limits.timed:

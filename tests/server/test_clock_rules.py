@@ -1,6 +1,9 @@
 """The clock's arithmetic, with the time given explicitly: move time, bank, increment, strikes, restarts."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import pytest
 
 from engine import registry
@@ -75,3 +78,46 @@ def test_a_restart_charges_only_up_to_the_last_liveness_time() -> None:
     # a liveness time older than the stored clock charges nothing
     again = Clock.load(Limits(30, 0, 0), 2, stored, alive=1005.0, now=1100.0)
     assert [s.left for s in again.seats] == [20.0, 20.0]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A stand-in game state: seat 0 is asked question after question, all opened at version 0."""
+
+    version: int
+    limit: int = 5
+
+
+class AskingGame:
+    """Just what the clock reads of a game: each question is timed by the game itself."""
+
+    name = "asking"
+
+    def legal(self, state: Asking, seat: int) -> list[dict[str, int]]:
+        return [{"kind": "choose", "option": 0}] if seat == 0 else []
+
+    def opened(self, state: Asking, seat: int) -> int:
+        return 0
+
+    def timer(self, state: Asking) -> tuple[int, int]:
+        return 0, state.limit
+
+    def outcome(self, state: Asking) -> None:
+        return None
+
+    def version(self, state: Asking) -> int:
+        return state.version
+
+
+def test_each_question_the_game_times_gets_its_own_limit_capped_by_the_move_time() -> None:
+    game: Any = AskingGame()
+    clock = Clock.fresh(Limits(3, 60, 0), 2, 1000.0)
+    clock.sync(game, Asking(0), True, 1000.0)
+    assert clock.seats[0].left == 3.0 and clock.seats[0].capped and clock.seats[1].left is None
+    clock.drain(1002.0)
+    clock.sync(game, Asking(0), True, 1002.0)  # the same question: the clock runs on
+    assert clock.seats[0].left == 1.0
+    clock.drain(1010.0)
+    assert clock.seats[0].bank == 60.0 and clock.due(1010.0, {}) == (0, "timeout")  # no bank for a capped question
+    clock.sync(game, Asking(1, limit=2), True, 1010.0)  # the next question, though opened at the same version
+    assert clock.seats[0].left == 2.0
