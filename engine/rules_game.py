@@ -75,7 +75,7 @@ class RulesGame:
         return self.legal_fn(state, seat)
 
     def apply(self, state: Any, seat: Seat, decision: Decision) -> tuple[Any, Sequence[Event]]:
-        reason = ENDINGS.get(str(decision.get("kind")))
+        reason = ENDINGS.get(str(decision.get("kind"))) if isinstance(decision, Mapping) else None
         if reason is not None:
             return self._end(state, seat, reason)
         return self.apply_fn(state, seat, decision)
