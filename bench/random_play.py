@@ -2,6 +2,7 @@
 
     python -m bench.random_play                          # 2000 matches of each game
     python -m bench.random_play --matches 200 --game fairy_meat --bound 5000
+    python -m bench.random_play --game fairy_tableau --careful   # no play marked "loses" while others exist
 
 Each match sets a game up with its default options and a seed (the match's number plus
 ``--seed``), then, until it has an outcome, picks a seat that has legal decisions and one
@@ -47,6 +48,7 @@ class Match:
     decisions: int
     reason: str | None = None
     winner: int | None = None
+    scores: tuple[int, ...] = ()
     error: str = ""
 
 
@@ -60,6 +62,8 @@ class Report:
     ends: Counter[str] = field(default_factory=Counter)
     reasons: Counter[str] = field(default_factory=Counter)
     winners: Counter[str] = field(default_factory=Counter)
+    scores: list[int] = field(default_factory=list)
+    """A one-seat game's final scores."""
     failures: list[Match] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -82,12 +86,18 @@ class Report:
             self.lengths.append(match.decisions)
             self.reasons[str(match.reason)] += 1
             self.winners["none" if match.winner is None else f"seat {match.winner}"] += 1
+            if len(match.scores) == 1:
+                self.scores.append(match.scores[0])
         else:
             self.failures.append(match)
 
 
-def play_match(game: Game, seed: int, bound: int = BOUND, options: dict[str, Any] | None = None) -> Match:
-    """One full match of random legal decisions (see the module's docstring for how it can end)."""
+def play_match(game: Game, seed: int, bound: int = BOUND, options: dict[str, Any] | None = None,
+               careful: bool = False) -> Match:
+    """One full match of random legal decisions (see the module's docstring for how it can end).
+
+    ``careful``: a decision marked ``loses`` is picked only when the seat has nothing else.
+    """
     chooser = random.Random(seed)
     decisions = 0
     try:
@@ -101,23 +111,25 @@ def play_match(game: Game, seed: int, bound: int = BOUND, options: dict[str, Any
             if not ready:
                 return Match(seed, "stall", decisions, error="no outcome, and no seat has a legal decision")
             seat, legal = chooser.choice(ready)
+            if careful:
+                legal = [d for d in legal if not d.get("loses")] or legal
             picked: Decision = chooser.choice(legal)
             state, _ = game.apply(state, seat, {k: v for k, v in picked.items() if k not in DISPLAY_KEYS})
             decisions += 1
-        return Match(seed, "outcome", decisions, outcome.reason.value, outcome.winner)
+        return Match(seed, "outcome", decisions, outcome.reason.value, outcome.winner, tuple(outcome.scores))
     except Exception as error:  # a crash is what the bench looks for: record it, go on
         where = traceback.extract_tb(error.__traceback__)[-1]
         return Match(seed, "crash", decisions,
                      error=f"{type(error).__name__}: {error} ({where.filename}:{where.lineno})")
 
 
-def run(name: str, matches: int = MATCHES, bound: int = BOUND, seed: int = 0) -> Report:
+def run(name: str, matches: int = MATCHES, bound: int = BOUND, seed: int = 0, careful: bool = False) -> Report:
     """Play ``matches`` random matches of the game ``name``, seeds ``seed`` to ``seed + matches - 1``."""
     game = GAMES[name]
     report = Report(name)
     started = time.perf_counter()
     for number in range(matches):
-        report.add(play_match(game, seed + number, bound))
+        report.add(play_match(game, seed + number, bound, careful=careful))
     report.seconds = time.perf_counter() - started
     return report
 
@@ -141,6 +153,10 @@ def format_report(report: Report) -> str:
         f"  outcome reasons: {_share(report.reasons)}",
         f"  winners: {_share(report.winners)}",
     ]
+    if report.scores:
+        scores = sorted(report.scores)
+        lines.append(f"  score (min / median / p95 / max): {scores[0]} / {percentile(scores, 50):.0f} / "
+                     f"{percentile(scores, 95):.0f} / {scores[-1]}")
     for failure in report.failures[:3]:
         lines.append(f"  {failure.end} at seed {failure.seed} after {failure.decisions} decisions: {failure.error}")
     return "\n".join(lines)
@@ -151,11 +167,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=MATCHES, help=f"matches per game (default {MATCHES})")
     parser.add_argument("--bound", type=int, default=BOUND, help=f"decisions before a match is endless ({BOUND})")
     parser.add_argument("--seed", type=int, default=0, help="the first match's seed (default 0)")
+    parser.add_argument("--careful", action="store_true",
+                        help="pick a decision marked 'loses' only when the seat has nothing else")
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only this game (repeatable)")
     args = parser.parse_args(argv)
     failed = False
     for name in args.game or list(GAMES):
-        report = run(name, args.matches, args.bound, args.seed)
+        report = run(name, args.matches, args.bound, args.seed, args.careful)
         print(format_report(report), flush=True)
         failed = failed or bool(report.failures)
     return 1 if failed else 0

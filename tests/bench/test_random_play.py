@@ -20,6 +20,13 @@ def test_the_bench_plays_every_game_and_flags_an_endless_match() -> None:
     assert "crashes 0 · stalls 0 · endless 1" in format_report(run("creature_wars", matches=1, bound=5))
 
 
+def test_a_careful_player_avoids_losing_plays_and_solitaire_scores_are_counted() -> None:
+    """With ``careful``, no decision marked ``loses`` is made while another is legal; one-seat scores are kept."""
+    careless, careful = run("fairy_tableau", matches=20), run("fairy_tableau", matches=20, careful=True)
+    assert len(careless.scores) == len(careful.scores) == 20
+    assert sum(careful.lengths) > sum(careless.lengths) and "score (min / median / p95 / max)" in format_report(careful)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", TWO_PLAYER)
 def test_two_thousand_random_matches_end(name: str) -> None:

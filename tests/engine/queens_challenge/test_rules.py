@@ -100,6 +100,8 @@ def test_scenario_hand_is_the_whole_first_hand() -> None:
     ({"challenge": "AS"}, "option 'challenge' must be a list"),
     ({"challenge": []}, "at least one card"),
     ({"challenge": ["AS", "AS"]}, "AS appears twice"),
+    ({"challenge": ["AS"], "in_play": ["AS"]}, "AS appears twice"),
+    ({"challenge": [], "in_play": []}, "at least one card"),
     ({"magic": ["AS", "AS"]}, "AS appears twice"),
     ({"hand": ["AS", "2S", "3S", "4S", "5S", "6S"]}, "at most 5"),
     ({"hand": ["AS"], "magic": ["AS"]}, "AS appears twice"),
