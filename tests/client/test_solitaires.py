@@ -208,3 +208,32 @@ async def test_queens_challenge_offers_the_clubs_gift_card_to_summon_or_not(serv
             await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "actions", "the refusal")
             assert hook.decisions()[-1] == {"kind": "decline"}
             assert screen.view["summoned"]["D"] is None and "magic discard 1 (top 3♦)" in screen_text(app)
+
+
+async def test_queens_challenge_orders_four_revealed_cards_card_by_card(server_url: str) -> None:
+    """With 4 revealed cards the moves put one card next from the top; then every order of the last 3 is listed."""
+    hook = Recorder()
+    options = {"challenge": ["KD"], "magic": ["AS", "2S", "3S", "4S", "5S", "6S"], "hand": ["9H"],
+               "piles": {"D": ["AD", "2D", "3D", "4D"]}}
+    async with await Client.connect(server_url, name="host") as host:
+        room = await host.create("queens_challenge", options, sit=False)
+        assert isinstance(room, str)
+        app = CardroomApp(server_url, "queen", join=room)
+        async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+            await until(pilot, lambda: on_solitaire(app), "the table")
+            screen = solitaire(app)
+            assert isinstance(screen, QueensScreen) and screen.view is not None
+            gift = next(i for i, m in enumerate(screen.view["legal"]) if m.get("suit") == "D")
+            await pilot.press(str(gift + 1), "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "order", "the order phase")
+            moves = flat(panel_text(app, "#moves"))
+            assert "4 Put 4♠ 1st from the top" in moves and "5 Keep this order, top first: A♠, 2♠, 3♠, 4♠" in moves
+            await pilot.press("4", "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view.get("placed") == 1, "4♠ on top")
+            assert "the top 1 placed" in flat(panel_text(app, "#hand"))
+            labels = [m["label"] for m in screen.view["legal"]]
+            assert len(labels) == 6 and "Top first: 4♠, 3♠, 2♠, A♠" in labels
+            await pilot.press(str(labels.index("Top first: 4♠, 3♠, 2♠, A♠") + 1), "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "actions", "the new order")
+            assert hook.decisions()[-2:] == [{"kind": "place", "card": "4S"}, {"kind": "order", "cards": ["3S", "2S", "AS"]}]
+            assert "Top of the magic deck (only you know): 4♠ 3♠ 2♠ A♠" in flat(panel_text(app, "#hand"))
