@@ -25,8 +25,10 @@ __all__ = ["QueensScreen", "hand_renderable", "in_play_renderable", "piles_rende
 RULES = """\
 Defeat the challenge deck's cards one by one. Gather cards from your hand onto the power
 pile of their suit (each higher than the last); attack the card in play with the pile
-of its enemy suit (♥ ↔ ♠, ♦ ↔ ♣) and spells of that suit; one gift a turn. Ending the
-turn burns a magic card while a challenge card is still in play. Score: cards defeated.
+of its enemy suit (♥ ↔ ♠, ♦ ↔ ♣) and spells of that suit; one gift a turn (the clubs gift's
+card may be summoned or not; the diamonds gift's cards are put back card by card). Ending the
+turn flips a challenge card, and first burns a magic card while a challenge card is still in
+play. Score: cards defeated.
 """
 
 
@@ -84,14 +86,25 @@ def hand_renderable(view: Mapping[str, Any]) -> Text:
     cards = hand.get("cards")
     if cards is None:
         out.append(f"{hand.get('count', '?')} card(s), hidden", style="italic")
+        if view.get("summoning"):
+            out.append("\nRevealed by the gift of clubs: ", style="bold")
+            out.append_text(face_text(view["summoning"]))
         return out
     out.append_text(faces_text(cards, empty="empty"))
+    summoning = view.get("summoning")
+    if summoning:
+        out.append("\nRevealed by the gift of clubs: ", style="bold")
+        out.append_text(face_text(summoning))
+        out.append("  — summon it or not in the moves list", style="dim")
     known = view.get("known_top") or []
     reveal = view.get("reveal") or []
     if reveal:
         out.append("\nRevealed by the gift of diamonds (top first): ", style="bold")
         out.append_text(faces_text(reveal))
-        out.append("  — pick their order in the moves list", style="dim")
+        placed = int(view.get("placed") or 0)
+        if placed:
+            out.append(f"  — the top {placed} placed", style="dim")
+        out.append("  — pick their order in the moves list, card by card", style="dim")
     elif known:
         out.append("\nTop of the magic deck (only you know): ", style="dim")
         out.append_text(faces_text(known))

@@ -16,7 +16,10 @@ from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat
 from engine.playing_cards import PlayingCard, Suit, full_deck
 from engine.rng import Rng
 
-__all__ = ["EXTRA_KEYS", "Kind", "Play", "apply", "describe", "legal", "loses", "parse", "plays", "price", "problem", "setup"]
+__all__ = [
+    "EXTRA_KEYS", "SEARCH_LIMIT", "Kind", "Play", "apply", "can_defeat", "describe", "legal", "loses", "parse", "plays",
+    "price", "problem", "setup",
+]
 
 EXTRA_KEYS = frozenset({"label", "loses"})
 """Keys a legal decision carries for the client; ``apply`` ignores them."""
@@ -281,6 +284,11 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
     state = replace(state, version=state.version + 1)
     if loses(state, play):
         return _unpaid(state, play, events), events
+    return _judge(_move(state, play, events), events), events
+
+
+def _move(state: State, play: Play, events: list[Event]) -> State:
+    """Make a legal play that is paid for: pay, discard, refill the tableau (no judging)."""
     card = state.tableau[play.slot]
     enemy = None if play.target is None else state.tableau[play.target]
     spell = None if play.spell is None else state.tableau[play.spell]
@@ -326,9 +334,8 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         dealt = draw.pop(0)
         tableau[slot] = dealt
         events.append(Event("deal", {"text": f"{dealt.face} is dealt to slot {slot}.", "card": dealt.code, "slot": slot}))
-    state = replace(state, tableau=tuple(tableau), draw=tuple(draw), discard=tuple(discard), mana=mana,
-                    defeated=defeated)
-    return _judge(state, events), events
+    return replace(state, tableau=tuple(tableau), draw=tuple(draw), discard=tuple(discard), mana=mana,
+                   defeated=defeated)
 
 
 # -- the end -----------------------------------------------------------------------------
@@ -357,11 +364,45 @@ def _unpaid(state: State, play: Play, events: list[Event]) -> State:
     return _finish(state, False, f"could not pay {pay} mana for {spell.face}; {_tally(state)}", events)
 
 
+_REMOVALS = frozenset({Kind.CAST, Kind.FAIRY, Kind.COMBO})
+
+SEARCH_LIMIT = 5000
+"""Positions :func:`can_defeat` looks at before it gives up and lets play go on (a later play is judged again)."""
+
+
+def can_defeat(state: State) -> bool:
+    """Whether some sequence of plays, each paid for, still defeats an enemy.
+
+    Only plays that defeat nothing (mana, fizzles) lead there, so the search runs over them
+    alone, through the real draw pile. When fizzles cost mana, playing a Spade first never
+    hurts (more mana, one more card dealt, and a Club it deals is a target a fizzle could
+    have paid for), so one Spade is tried whenever there is one.
+    """
+    seen: set[tuple[frozenset[PlayingCard], int, int]] = set()
+    stack = [state]
+    while stack:
+        here = stack.pop()
+        key = (frozenset(c for c in here.tableau if c is not None), len(here.draw), here.mana)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(seen) > SEARCH_LIMIT:
+            return True
+        paid = [p for p in plays(here) if not loses(here, p)]
+        if any(p.kind in _REMOVALS for p in paid):
+            return True
+        spades = [p for p in paid if p.kind is Kind.MANA]
+        if spades and here.options.fizzle is Fizzle.PAY:
+            paid = spades[:1]
+        stack.extend(_move(here, p, []) for p in paid)
+    return False
+
+
 def _judge(state: State, events: list[Event]) -> State:
-    """Won when every Club is defeated; lost when no play is left that does not lose at once."""
+    """Won when every Club is defeated; lost the moment no sequence of plays can defeat another enemy."""
     if state.defeated == state.enemies:
         return _finish(state, True, f"all {state.enemies} enemies defeated, {state.mana} mana left: score {state.score}",
                        events)
-    if not any(not loses(state, p) for p in plays(state)):
-        return _finish(state, False, f"no play left that does not lose; {_tally(state)}", events)
+    if not can_defeat(state):
+        return _finish(state, False, f"no play, now or later, can defeat another enemy; {_tally(state)}", events)
     return state

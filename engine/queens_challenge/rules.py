@@ -29,14 +29,18 @@ from engine.rng import Rng
 
 __all__ = ["ORDER_LIST_LIMIT", "apply", "legal", "setup", "strength"]
 
-ORDER_LIST_LIMIT = 5
-"""Up to this many revealed cards, ``legal`` lists every order (5! = 120); beyond, one order per card on top."""
+ORDER_LIST_LIMIT = 3
+"""Up to this many cards left to order, ``legal`` lists every order of them (3! = 6); beyond, one ``place`` per
+card (which goes next from the top) and the order as it stands: every order is a few legal picks away."""
 
 _FIELDS: Mapping[str, frozenset[str]] = {
     "gather": frozenset({"card"}),
     "attack": frozenset({"spells", "with_pile"}),
     "gift": frozenset({"suit"}),
     "order": frozenset({"cards"}),
+    "place": frozenset({"card"}),
+    "summon": frozenset(),
+    "decline": frozenset(),
     "end_turn": frozenset(),
 }
 _EXTRA = frozenset({"kind", "label", "loses"})
@@ -71,6 +75,8 @@ class _Draft:
         self.gift_used = state.gift_used
         self.reveal = state.reveal
         self.known = state.known
+        self.placed = state.placed
+        self.summoning = state.summoning
         self.outcome = state.outcome
         self.events: list[Event] = []
 
@@ -91,6 +97,8 @@ class _Draft:
             gift_used=self.gift_used,
             reveal=self.reveal,
             known=self.known,
+            placed=self.placed,
+            summoning=self.summoning,
             outcome=self.outcome,
         )
 
@@ -274,32 +282,76 @@ class _Draft:
             self.known = max(0, self.known - 1)
             self.gift_used = suit
             if card.rank <= power:
-                slot = SUITS.index(card.suit)
-                old = self.summoned[slot]
-                self.summoned[slot] = card
-                replaced = ""
-                if old is not None:
-                    self.magic_discard.append(old)
-                    replaced = f", replacing {old.face}, which is discarded"
+                self.summoning = card
+                self.phase = Phase.SUMMON
                 self.emit("gift", f"Gift of clubs: revealed {card.face} (value {card.rank} <= clubs power {power}): "
-                          f"summoned to the {SUIT_NAME[card.suit]} summoning zone{replaced}.",
-                          suit=suit.value, card=card.code, summoned=True)
+                          f"the player may summon it to the {SUIT_NAME[card.suit]} summoning zone.",
+                          suit=suit.value, card=card.code, summoned=None)
             else:
                 self.magic_discard.append(card)
                 self.emit("gift", f"Gift of clubs: revealed {card.face} (value {card.rank} > clubs power {power}): "
                           "discarded.", suit=suit.value, card=card.code, summoned=False)
 
+    def summon(self, decision: Decision) -> None:
+        """The clubs gift's card goes to the summoning zone of its suit, replacing any card there."""
+        card = self.summoning
+        assert card is not None
+        slot = SUITS.index(card.suit)
+        old = self.summoned[slot]
+        self.summoned[slot] = card
+        replaced = ""
+        if old is not None:
+            self.magic_discard.append(old)
+            replaced = f", replacing {old.face}, which is discarded"
+        self.summoning = None
+        self.phase = Phase.ACTIONS
+        self.emit("summon", f"{card.face} is summoned to the {SUIT_NAME[card.suit]} summoning zone{replaced}.",
+                  card=card.code, suit=card.suit.value, summoned=True)
+
+    def decline(self, decision: Decision) -> None:
+        """The player does not summon the clubs gift's card: it is discarded."""
+        card = self.summoning
+        assert card is not None
+        self.magic_discard.append(card)
+        self.summoning = None
+        self.phase = Phase.ACTIONS
+        self.emit("summon", f"{card.face} is not summoned: it is discarded.", card=card.code,
+                  suit=card.suit.value, summoned=False)
+
     def order(self, decision: Decision) -> None:
+        """The cards still to order go back in the given order, under those already placed."""
         raw = decision.get("cards")
-        revealed = self.magic[:self.reveal]
+        rest = self.magic[self.placed:self.reveal]
         if not isinstance(raw, (list, tuple)) or not all(isinstance(c, str) for c in raw):
-            raise IllegalDecision(f"'cards' must list the {len(revealed)} revealed cards in their new order, top first")
+            raise IllegalDecision(f"'cards' must list the {len(rest)} revealed cards still to order, in their new "
+                                  "order, top first")
         cards = [_card(f"cards[{i}]", code) for i, code in enumerate(raw)]
-        if sorted(cards) != sorted(revealed):
-            raise IllegalDecision(f"'cards' must be an order of exactly the revealed cards {faces(revealed)}, "
+        if sorted(cards) != sorted(rest):
+            raise IllegalDecision(f"'cards' must be an order of exactly the revealed cards {faces(rest)}, "
                                   f"not {faces(cards)}")
-        self.magic[:self.reveal] = cards
+        self.magic[self.placed:self.reveal] = cards
+        self.close_order()
+
+    def place(self, decision: Decision) -> None:
+        """One revealed card goes next from the top; the order is done when one card is left to place."""
+        card = _card_field(decision, "card")
+        rest = self.magic[self.placed:self.reveal]
+        if card not in rest:
+            raise IllegalDecision(f"{card.code} is not one of the revealed cards still to order: {faces(rest)}")
+        self.magic.remove(card)
+        self.magic.insert(self.placed, card)
+        self.placed += 1
+        if self.reveal - self.placed <= 1:
+            self.close_order()
+            return
+        self.emit("place", "The player orders the revealed cards.",
+                  {"text": f"{card.face} goes {_ordinal(self.placed)} from the top.", "card": card.code},
+                  private=True)
+
+    def close_order(self) -> None:
+        cards = self.magic[:self.reveal]
         self.reveal = 0
+        self.placed = 0
         self.phase = Phase.ACTIONS
         self.emit("order", "The revealed cards go back on top of the magic deck in the player's chosen order.",
                   {"text": f"You put back {faces(cards)} (top first).", "cards": [c.code for c in cards]},
@@ -329,8 +381,15 @@ _HANDLERS: Mapping[str, Callable[[_Draft, Decision], None]] = {
     "attack": _Draft.attack,
     "gift": _Draft.gift,
     "order": _Draft.order,
+    "place": _Draft.place,
+    "summon": _Draft.summon,
+    "decline": _Draft.decline,
     "end_turn": _Draft.end_turn,
 }
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def _card(field: str, code: object) -> PlayingCard:
@@ -352,7 +411,7 @@ def _card_field(decision: Decision, field: str) -> PlayingCard:
 
 
 def setup(raw: Mapping[str, Any], seed: int) -> State:
-    """Shuffle the challenge deck, then the magic deck; flip the first challenge card; turn 1's draw."""
+    """Shuffle the challenge deck, then the magic deck; turn 1's draw. No card is in play until turn 1's flip."""
     options = Options.parse(raw)
     rng = Rng.from_seed(seed)
 
@@ -362,8 +421,9 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
     hand = cards(options.hand)
     piles = tuple(cards(p) for p in options.piles) if options.piles is not None else ((), (), (), ())
     summoned = tuple(None if c is None else PlayingCard.parse(c) for c in options.summoned or (None,) * 4)
+    flipped = cards(options.in_play)
     if options.challenge is None:
-        challenge, rng = rng.shuffled(full_deck())
+        challenge, rng = rng.shuffled([c for c in full_deck() if c not in flipped])
     else:
         challenge = cards(options.challenge)
     if options.magic is None:
@@ -372,10 +432,9 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
     else:
         magic = cards(options.magic)
     state = State(options, version=0, phase=Phase.ACTIONS, turn=1, rng=rng.state, hand=hand,
-                  challenge=challenge, in_play=(), challenge_discard=(), magic=magic, magic_discard=(),
-                  piles=piles, summoned=summoned)
+                  challenge=challenge, in_play=tuple(Challenger(c) for c in flipped), challenge_discard=(),
+                  magic=magic, magic_discard=(), piles=piles, summoned=summoned)
     draft = _Draft(state)
-    draft.flip_card()
     if options.hand is None:
         draft.draw_step()
     draft.events.clear()
@@ -430,13 +489,18 @@ def _gifts(state: State) -> list[Decision]:
 
 
 def _orders(state: State) -> list[Decision]:
-    revealed = state.magic[:state.reveal]
-    if len(revealed) <= ORDER_LIST_LIMIT:
-        orders = list(itertools.permutations(revealed))
-    else:
-        orders = [(card, *revealed[:i], *revealed[i + 1:]) for i, card in enumerate(revealed)]
-    return [{"kind": "order", "cards": [c.code for c in order], "label": "Top first: " + faces(order)}
-            for order in orders]
+    """Every order of the cards left to order when they are few; else one ``place`` per card, and the order as it is."""
+    placed = state.magic[:state.placed]
+    rest = state.magic[state.placed:state.reveal]
+    if len(rest) <= ORDER_LIST_LIMIT:
+        return [{"kind": "order", "cards": [c.code for c in order], "label": "Top first: " + faces((*placed, *order))}
+                for order in itertools.permutations(rest)]
+    where = _ordinal(state.placed + 1)
+    out: list[Decision] = [{"kind": "place", "card": c.code, "label": f"Put {c.face} {where} from the top"}
+                           for c in rest]
+    out.append({"kind": "order", "cards": [c.code for c in rest],
+                "label": "Keep this order, top first: " + faces((*placed, *rest))})
+    return out
 
 
 def legal(state: State, seat: Seat) -> list[Decision]:
@@ -445,6 +509,14 @@ def legal(state: State, seat: Seat) -> list[Decision]:
         return []
     if state.phase is Phase.ORDER:
         return _orders(state)
+    if state.phase is Phase.SUMMON:
+        card = state.summoning
+        assert card is not None
+        zone = f"the {SUIT_NAME[card.suit]} summoning zone"
+        old = state.summon(card.suit)
+        return [{"kind": "summon", "label": f"Summon {card.face} to {zone}"
+                 + (f" (replaces {old.face})" if old is not None else "")},
+                {"kind": "decline", "label": f"Do not summon {card.face}: discard it"}]
     out: list[Decision] = []
     for card in state.hand:
         pile = state.pile(card.suit)

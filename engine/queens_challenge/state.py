@@ -37,15 +37,20 @@ class Phase(enum.StrEnum):
 
     ACTIONS = "actions"
     ORDER = "order"
+    SUMMON = "summon"
     OVER = "over"
 
 
 ACCEPTS: Mapping[Phase, tuple[str, ...]] = {
     Phase.ACTIONS: ("gather", "attack", "gift", "end_turn"),
-    Phase.ORDER: ("order",),
+    Phase.ORDER: ("order", "place"),
+    Phase.SUMMON: ("summon", "decline"),
     Phase.OVER: (),
 }
 """Which decision kinds each phase takes (the phase table: "not now" errors name the phase)."""
+
+
+_OPTIONS = ("challenge", "magic", "hand", "piles", "summoned", "in_play")
 
 
 def _unique(option: str, cards: tuple[PlayingCard, ...]) -> None:
@@ -73,6 +78,7 @@ class Options:
     cards the other options put on the table). ``hand`` is the whole first hand: turn 1
     draws nothing more. ``piles`` (suit letter -> cards, bottom first, each higher than the
     one below) and ``summoned`` (suit letter -> card) start the table with power.
+    ``in_play`` (challenge cards, bottom first) starts turn 1 with cards already flipped.
     """
 
     challenge: tuple[str, ...] | None = None
@@ -80,29 +86,31 @@ class Options:
     hand: tuple[str, ...] | None = None
     piles: tuple[tuple[str, ...], ...] | None = None
     summoned: tuple[str | None, ...] | None = None
+    in_play: tuple[str, ...] | None = None
 
     @property
     def scenario(self) -> bool:
-        return any(getattr(self, name) is not None for name in ("challenge", "magic", "hand", "piles", "summoned"))
+        return any(getattr(self, name) is not None for name in _OPTIONS)
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any]) -> Options:
         """Validate room options, naming the first field that is wrong; card codes come back canonical."""
         if not isinstance(raw, Mapping):
             raise BadOptions("options must be a map")
-        known = {"challenge", "magic", "hand", "piles", "summoned"}
+        known = set(_OPTIONS)
         unknown = sorted(set(raw) - known)
         if unknown:
             raise BadOptions(f"unknown option {unknown[0]!r}; known: {', '.join(sorted(known))}")
         parsed: dict[str, tuple[PlayingCard, ...] | None] = {}
-        for name in ("challenge", "magic", "hand"):
+        for name in ("challenge", "magic", "hand", "in_play"):
             value = raw.get(name)
             parsed[name] = None if value is None else parse_cards(name, value)
-        challenge, magic, hand = parsed["challenge"], parsed["magic"], parsed["hand"]
+        challenge, magic, hand, in_play = parsed["challenge"], parsed["magic"], parsed["hand"], parsed["in_play"]
         if challenge is not None:
-            if not challenge:
-                raise BadOptions("option 'challenge' must hold at least one card")
-            _unique("challenge", challenge)
+            if not challenge and not in_play:
+                raise BadOptions("option 'challenge' must hold at least one card (or 'in_play' one)")
+        # the cards in play come from the challenge deck
+        _unique("challenge", (*(challenge or ()), *(in_play or ())))
         if hand is not None and len(hand) > HAND_SIZE:
             raise BadOptions(f"option 'hand' holds {len(hand)} cards; a hand holds at most {HAND_SIZE}")
 
@@ -147,11 +155,12 @@ class Options:
             challenge=codes(challenge), magic=codes(magic), hand=codes(hand),
             piles=None if piles is None else tuple(tuple(c.code for c in p) for p in piles),
             summoned=None if summoned is None else tuple(None if c is None else c.code for c in summoned),
+            in_play=codes(in_play),
         )
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name in ("challenge", "magic", "hand"):
+        for name in ("challenge", "magic", "hand", "in_play"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = list(value)
@@ -201,6 +210,10 @@ class State:
     """How many top magic cards the diamonds gift has revealed and the player must now put back in order."""
     known: int = 0
     """How many top magic cards the player knows (from the diamonds gift), in their order."""
+    placed: int = 0
+    """How many of the revealed cards the player has already put in their place, from the top."""
+    summoning: PlayingCard | None = None
+    """The card the clubs gift revealed, low enough to summon: the player may summon it or decline."""
     outcome: Outcome | None = None
 
     def pile(self, suit: Suit) -> tuple[PlayingCard, ...]:
@@ -252,6 +265,8 @@ def dump(state: State) -> dict[str, Any]:
         "gift_used": None if state.gift_used is None else state.gift_used.value,
         "reveal": state.reveal,
         "known": state.known,
+        "placed": state.placed,
+        "summoning": None if state.summoning is None else state.summoning.code,
         "outcome": None if outcome is None else outcome.data(),
     }
 
@@ -277,5 +292,7 @@ def load(data: Mapping[str, Any]) -> State:
         gift_used=None if gift is None else Suit(gift),
         reveal=data["reveal"],
         known=data["known"],
+        placed=data.get("placed", 0),
+        summoning=None if data.get("summoning") is None else PlayingCard.parse(data["summoning"]),
         outcome=None if outcome is None else Outcome.from_data(outcome),
     )

@@ -61,12 +61,14 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "magic_deck": len(state.magic),
         "magic_discard": [card_view(c) for c in state.magic_discard],
         "gift_used": None if state.gift_used is None else state.gift_used.value,
+        "summoning": _maybe(state.summoning),
         "legal": legal(state, 0) if mine else [],
         "outcome": None,
         "scenario": state.options.scenario,
     }
     if mine:
         out["reveal"] = [card_view(c) for c in state.magic[:state.reveal]]
+        out["placed"] = state.placed
         out["known_top"] = [card_view(c) for c in state.magic[:state.known]]
     if state.outcome is not None:
         out["outcome"] = state.outcome.data()

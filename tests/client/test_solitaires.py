@@ -13,12 +13,21 @@ FAIRY_DECK = ["7D", "5C", "KH", "9D", "2C", "10D", "4S", "3S", "6C"]
 """Tableau 7♦ 5♣ K♥ 9♦ 2♣ 10♦ 4♠, then 3♠ 6♣: the first play casts 7♦ at 5♣ and spends all 7 mana."""
 
 QUEENS_SCENARIO: dict[str, Any] = {
-    "challenge": ["5H", "KD", "3C"],
+    "in_play": ["5H"],
+    "challenge": ["KD", "3C"],
     "magic": ["2S", "8D", "JC", "4H", "9S", "6C"],
     "hand": ["7S", "3S", "2H", "9C", "4D"],
     "piles": {"D": ["2D", "5D"]},
 }
-"""5♥ in play (spades attack it; the hand holds 7♠ and 3♠); diamonds power 2 (its gift reveals 2♠ 8♦)."""
+"""5♥ already in play (spades attack it; the hand holds 7♠ and 3♠); diamonds power 2 (its gift reveals 2♠ 8♦)."""
+
+QUEENS_CLUBS: dict[str, Any] = {
+    "challenge": ["KD"],
+    "magic": ["3D", "2S", "4S", "5S", "6S", "7S", "8S"],
+    "hand": ["9H"],
+    "piles": {"C": ["AC", "2C", "3C"]},
+}
+"""Nothing in play at the start; clubs power 3, and the gift of clubs reveals 3♦: summon it or not."""
 
 
 def solitaire(app: CardroomApp) -> SolitaireScreen | None:
@@ -176,3 +185,55 @@ async def test_spectating_queens_challenge_shows_no_hand(server_url: str) -> Non
             assert "Hand: 5 card(s), hidden" in hand
             assert not any(face in screen_text(app) for face in ("7♠", "3♠", "2♥", "9♣", "4♦"))
             assert "5♥" in panel_text(app, "#in-play")
+
+
+async def test_queens_challenge_offers_the_clubs_gift_card_to_summon_or_not(server_url: str) -> None:
+    hook = Recorder()
+    async with await Client.connect(server_url, name="host") as host:
+        room = await host.create("queens_challenge", QUEENS_CLUBS, sit=False)
+        assert isinstance(room, str)
+        app = CardroomApp(server_url, "queen", join=room)
+        async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+            await until(pilot, lambda: on_solitaire(app), "the table")
+            screen = solitaire(app)
+            assert isinstance(screen, QueensScreen) and screen.view is not None
+            assert "nothing in play until the next flip" in flat(panel_text(app, "#in-play"))
+            gift = next(i for i, m in enumerate(screen.view["legal"]) if m.get("suit") == "C")
+            await pilot.press(str(gift + 1), "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "summon", "the choice")
+            assert "Revealed by the gift of clubs: 3♦" in flat(panel_text(app, "#hand"))
+            moves = flat(panel_text(app, "#moves"))
+            assert "1 Summon 3♦ to the diamonds summoning zone" in moves and "2 Do not summon 3♦: discard it" in moves
+            await pilot.press("2", "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "actions", "the refusal")
+            assert hook.decisions()[-1] == {"kind": "decline"}
+            assert screen.view["summoned"]["D"] is None and "magic discard 1 (top 3♦)" in screen_text(app)
+
+
+async def test_queens_challenge_orders_four_revealed_cards_card_by_card(server_url: str) -> None:
+    """With 4 revealed cards the moves put one card next from the top; then every order of the last 3 is listed."""
+    hook = Recorder()
+    options = {"challenge": ["KD"], "magic": ["AS", "2S", "3S", "4S", "5S", "6S"], "hand": ["9H"],
+               "piles": {"D": ["AD", "2D", "3D", "4D"]}}
+    async with await Client.connect(server_url, name="host") as host:
+        room = await host.create("queens_challenge", options, sit=False)
+        assert isinstance(room, str)
+        app = CardroomApp(server_url, "queen", join=room)
+        async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+            await until(pilot, lambda: on_solitaire(app), "the table")
+            screen = solitaire(app)
+            assert isinstance(screen, QueensScreen) and screen.view is not None
+            gift = next(i for i, m in enumerate(screen.view["legal"]) if m.get("suit") == "D")
+            await pilot.press(str(gift + 1), "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "order", "the order phase")
+            moves = flat(panel_text(app, "#moves"))
+            assert "4 Put 4♠ 1st from the top" in moves and "5 Keep this order, top first: A♠, 2♠, 3♠, 4♠" in moves
+            await pilot.press("4", "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view.get("placed") == 1, "4♠ on top")
+            assert "the top 1 placed" in flat(panel_text(app, "#hand"))
+            labels = [m["label"] for m in screen.view["legal"]]
+            assert len(labels) == 6 and "Top first: 4♠, 3♠, 2♠, A♠" in labels
+            await pilot.press(str(labels.index("Top first: 4♠, 3♠, 2♠, A♠") + 1), "enter")
+            await until(pilot, lambda: screen.view is not None and screen.view["phase"] == "actions", "the new order")
+            assert hook.decisions()[-2:] == [{"kind": "place", "card": "4S"}, {"kind": "order", "cards": ["3S", "2S", "AS"]}]
+            assert "Top of the magic deck (only you know): 4♠ 3♠ 2♠ A♠" in flat(panel_text(app, "#hand"))

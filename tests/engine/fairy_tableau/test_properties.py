@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgpack
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine.errors import IllegalDecision
 from engine.fairy_tableau import GAME
+from engine.fairy_tableau.rules import Kind, loses, plays
 from engine.fairy_tableau.state import State
 from engine.interface import Decision, Event, OutcomeReason, redact
 from engine.playing_cards import PlayingCard, Suit, full_deck
@@ -171,3 +172,41 @@ def test_legal_decisions_are_exactly_what_apply_accepts(options: dict[str, Any],
             assert decision not in legal
         else:
             assert decision in legal
+
+
+def _defeat_reachable(state: State) -> bool:
+    """Exhaustively: some line of paid plays that defeat nothing reaches a paid play that defeats an enemy."""
+    removals = {Kind.CAST, Kind.FAIRY, Kind.COMBO}
+    seen: set[tuple[frozenset[PlayingCard], int, int]] = set()
+    stack = [replace(state, outcome=None)]
+    while stack:
+        here = stack.pop()
+        key = (frozenset(c for c in here.tableau if c is not None), len(here.draw), here.mana)
+        if key in seen:
+            continue
+        seen.add(key)
+        paid = [p for p in plays(here) if not loses(here, p)]
+        if any(p.kind in removals for p in paid):
+            return True
+        stack.extend(replace(GAME.apply(here, 0, p.decision())[0], outcome=None) for p in paid)
+    return False
+
+
+SMALL = st.permutations(POOL).map(lambda order: order[:12]).filter(lambda deck: any(c.endswith("C") for c in deck))
+
+
+@settings(max_examples=80, deadline=None)
+@given(deck=SMALL, fizzle=st.sampled_from(["pay", "free"]), ranked=st.booleans(), rnd=st.randoms(use_true_random=False))
+def test_the_game_is_lost_exactly_when_no_line_of_plays_defeats_another_enemy(
+        deck: list[str], fizzle: str, ranked: bool, rnd: random.Random) -> None:
+    """The engine's look-ahead (a Spade first when fizzles cost mana) agrees with trying every line of plays."""
+    game = play_random({"deck": deck, "fizzle": fizzle, "ranked_enemies": ranked}, 1, rnd)
+    for state in game.all_states:
+        outcome = GAME.outcome(state)
+        if outcome is None:
+            assert _defeat_reachable(state)
+    unpaid = any(e.kind == "unpaid" for events in game.events[-1:] for e in events)
+    outcome = GAME.outcome(game.end)
+    assert outcome is not None
+    if outcome.reason is OutcomeReason.LOST and not unpaid:
+        assert not _defeat_reachable(game.end)

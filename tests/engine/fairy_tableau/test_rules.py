@@ -136,8 +136,8 @@ def test_spade_adds_its_value_to_mana_and_is_replaced_from_the_draw_pile() -> No
 
 
 def test_cast_pays_the_spell_value_and_discards_spell_and_enemy() -> None:
-    state = start(["7D", "5C", "7C", "9C", "2S"])
-    assert bare(GAME.legal(state, 0)) == [
+    state = start(["7D", "5C", "7C", "9C", "2S", "KH"])
+    assert bare(GAME.legal(state, 0))[:3] == [
         {"kind": "cast", "slot": 0, "target": 1},
         {"kind": "cast", "slot": 0, "target": 2},
         {"kind": "mana", "slot": 4},
@@ -145,7 +145,7 @@ def test_cast_pays_the_spell_value_and_discards_spell_and_enemy() -> None:
     state, events = do(state, "cast", 0, target=1)
     assert (view(state)["mana"], view(state)["defeated"], view(state)["enemies_left"]) == (0, 1, 2)
     assert discard(state) == ["7♦", "5♣"]
-    assert codes(state) == [None, None, "7C", "9C", "2S", None, None]
+    assert codes(state) == [None, None, "7C", "9C", "2S", "KH", None]
     assert texts(events) == ["You cast 7♦ at 5♣ (-7 mana, 0 mana left): both are discarded."]
 
 
@@ -185,7 +185,7 @@ def test_a_spell_that_cannot_be_paid_for_is_a_legal_losing_play() -> None:
 
 def test_a_spell_with_no_enemy_weak_enough_fizzles_paying_its_cost() -> None:
     """3♦ cannot reach 5♣: it may only fizzle, and by default that costs its value."""
-    state = start(["3D", "5C", "2S"])
+    state = start(["3D", "5C", "2S", "KH"])
     assert {"kind": "fizzle", "slot": 0} in bare(GAME.legal(state, 0))
     assert not any(d["kind"] == "cast" for d in GAME.legal(state, 0))
     state, events = do(state, "fizzle", 0)
@@ -194,13 +194,13 @@ def test_a_spell_with_no_enemy_weak_enough_fizzles_paying_its_cost() -> None:
 
 
 def test_a_spell_fizzles_when_no_enemy_is_present() -> None:
-    state = start(["4D", "2S", "3S", "4S", "5S", "6S", "7S"], ["5C"])
+    state = start(["4D", "2S", "3S", "4S", "5S", "6S", "7S"], ["5C", "KH"])
     state, _ = do(state, "fizzle", 0)
     assert view(state)["mana"] == 3 and codes(state)[0] == "5C"
 
 
 def test_fizzle_free_option_costs_nothing() -> None:
-    state = start(["3D", "5C", "2S"], fizzle="free")
+    state = start(["3D", "5C", "2S", "KH"], fizzle="free")
     fizzle = next(d for d in GAME.legal(state, 0) if d["kind"] == "fizzle")
     assert fizzle == {"kind": "fizzle", "slot": 0, "label": "Fizzle 3♦ (free)"}
     state, events = do(state, "fizzle", 0)
@@ -220,7 +220,7 @@ def test_a_fizzle_that_cannot_be_paid_for_loses_unless_fizzles_are_free() -> Non
     after, events = do(state, "fizzle", 0)
     assert GAME.outcome(after) is not None and GAME.outcome(after).reason is OutcomeReason.LOST  # type: ignore[union-attr]
     assert kinds(events) == ["unpaid", "over"]
-    free = start(["9D", "2S", "3S", "4S", "5S", "6S", "7S"], ["5C"], fizzle="free")
+    free = start(["9D", "2S", "3S", "4S", "5S", "6S", "7S"], ["5C", "KH"], fizzle="free")
     assert {"kind": "fizzle", "slot": 0, "label": "Fizzle 9♦ (free)"} in GAME.legal(free, 0)
     after, _ = do(free, "fizzle", 0)
     assert GAME.outcome(after) is None and view(after)["mana"] == 7
@@ -230,10 +230,10 @@ def test_a_fizzle_that_cannot_be_paid_for_loses_unless_fizzles_are_free() -> Non
 
 
 def test_a_fairy_defeats_an_enemy_of_ten_or_less_for_free() -> None:
-    state = start(["KH", "KC", "2S", "3S", "4S", "5S", "6S"], ["3C"])
+    state = start(["KH", "KC", "2S", "3S", "4S", "5S", "6S"], ["3C", "QH"])
     state, events = do(state, "fairy", 0, target=1)
     assert discard(state) == ["K♥", "K♣"] and view(state)["mana"] == 7 and view(state)["defeated"] == 1
-    assert texts(events) == ["K♥ defeats K♣: both are discarded.", "3♣ is dealt to slot 0."]
+    assert texts(events) == ["K♥ defeats K♣: both are discarded.", "3♣ is dealt to slot 0.", "Q♥ is dealt to slot 1."]
 
 
 def test_a_fairy_alone_cannot_defeat_a_ranked_face_club() -> None:
@@ -253,19 +253,19 @@ def test_a_fairy_has_no_play_without_an_enemy() -> None:
 
 def test_combo_fairy_ten_plus_spell_meets_a_ranked_king() -> None:
     """K♣ is 13: K♥ (10) + 3♦ (3) = 13 defeats it, paying 3; all three are discarded."""
-    state = start(["KC", "3D", "KH", "2S", "4S", "5S", "6S"], ["7S", "8S", "9S", "2C"], ranked_enemies=True)
+    state = start(["KC", "3D", "KH", "2S", "4S", "5S", "6S"], ["7S", "8S", "9S", "2C", "QH"], ranked_enemies=True)
     combo = next(d for d in GAME.legal(state, 0) if d["kind"] == "combo")
     assert combo == {"kind": "combo", "slot": 2, "spell": 1, "target": 0, "label": "K♥ + 3♦ defeat K♣ (13) (-3 mana)"}
     state, events = do(state, "combo", 2, spell=1, target=0)
     assert view(state)["mana"] == 4 and view(state)["defeated"] == 1
     assert discard(state) == ["K♥", "3♦", "K♣"]
     # the freed slots are refilled lowest first, from the top of the draw pile
-    assert codes(state)[:3] == ["7S", "8S", "9S"] and view(state)["draw_pile"] == 1
+    assert codes(state)[:3] == ["7S", "8S", "9S"] and view(state)["draw_pile"] == 2
     assert kinds(events) == ["combo", "deal", "deal", "deal"]
 
 
 def test_combo_that_falls_short_is_refused() -> None:
-    state = start(["KH", "2D", "KC", "2S"], ranked_enemies=True)
+    state = start(["KH", "2D", "KC", "2S", "AC"], ranked_enemies=True)
     assert not any(d["kind"] == "combo" for d in GAME.legal(state, 0))
     with pytest.raises(IllegalDecision, match=r"K♥ \(10\) \+ 2♦ \(2\) = 12 falls short of K♣ \(13\)"):
         do(state, "combo", 0, spell=1, target=2)
@@ -301,8 +301,8 @@ def test_combo_that_cannot_be_paid_for_loses() -> None:
 
 
 def test_clubs_cannot_be_played() -> None:
-    state = start(["5C", "2S"])
-    assert bare(GAME.legal(state, 0)) == [{"kind": "mana", "slot": 1}]
+    state = start(["5C", "2S", "KH"])
+    assert bare(GAME.legal(state, 0)) == [{"kind": "mana", "slot": 1}, {"kind": "fairy", "slot": 2, "target": 0}]
     with pytest.raises(IllegalDecision, match=r"slot 0 holds 5♣ \(enemy\): 'mana' plays a mana card"):
         do(state, "mana", 0)
 
@@ -318,7 +318,7 @@ def test_slots_stay_empty_once_the_draw_pile_runs_out() -> None:
 
 def test_no_running() -> None:
     with pytest.raises(IllegalDecision, match="unknown decision kind 'run'"):
-        GAME.apply(start(["5C", "2S"]), 0, {"kind": "run"})
+        GAME.apply(start(["5C", "2S", "KH"]), 0, {"kind": "run"})
 
 
 # -- winning and losing ----------------------------------------------------------------------
@@ -343,26 +343,26 @@ def test_won_with_cards_left_over() -> None:
     assert GAME.outcome(state) == Outcome(0, OutcomeReason.WON, (1007,), "all 1 enemies defeated, 7 mana left: score 1007")
 
 
-def test_lost_when_only_losing_plays_are_left() -> None:
-    """After 7♦ takes 5♣ (0 mana) and 2♠ is spent, only the unpayable 6♦ is left: lost at once."""
+def test_lost_when_only_losing_plays_will_be_left() -> None:
+    """After 7♦ takes 5♣ (0 mana), 2♠ would bring 2 mana, and the 6♦ costs 6: lost at once, before the 2♠."""
     state = start(["7D", "5C", "2S", "6D", "4C"])
-    state, _ = do(state, "cast", 0, target=1)
-    assert GAME.outcome(state) is None
-    state, events = do(state, "mana", 2)
+    state, events = do(state, "cast", 0, target=1)
     assert GAME.outcome(state) == Outcome(
-        None, OutcomeReason.LOST, (1002,), "no play left that does not lose; 1 of 2 enemies defeated, 2 mana left: score 1002")
-    assert kinds(events) == ["mana", "over"]
+        None, OutcomeReason.LOST, (1000,),
+        "no play, now or later, can defeat another enemy; 1 of 2 enemies defeated, 0 mana left: score 1000")
+    assert kinds(events) == ["cast", "over"]
 
 
 def test_lost_when_no_card_can_be_played() -> None:
-    state, _ = do(start(["2S", "5C"], ["6C"]), "mana", 0)
-    assert GAME.outcome(state) is not None and GAME.outcome(state).scores == (9,)  # type: ignore[union-attr]
+    state, _ = do(start(["7D", "5C", "6C"]), "cast", 0, target=1)
+    assert GAME.outcome(state) is not None and GAME.outcome(state).scores == (1000,)  # type: ignore[union-attr]
 
 
 def test_a_hopeless_deal_is_lost_from_the_start() -> None:
     state = start(["5C", "6C", "7C", "8C", "9C", "10C", "JC"], ["2S"])
     assert GAME.outcome(state) == Outcome(
-        None, OutcomeReason.LOST, (7,), "no play left that does not lose; 0 of 7 enemies defeated, 7 mana left: score 7")
+        None, OutcomeReason.LOST, (7,),
+        "no play, now or later, can defeat another enemy; 0 of 7 enemies defeated, 7 mana left: score 7")
     assert GAME.version(state) == 0 and GAME.legal(state, 0) == []
 
 
@@ -371,21 +371,31 @@ def test_a_ranked_face_club_with_a_lone_fairy_is_stuck() -> None:
     assert GAME.outcome(start(["KH", "QC"])) is None
 
 
-def test_play_goes_on_while_a_play_is_left_even_if_winning_is_impossible() -> None:
-    """No spell or fairy is left for 9♣, but the Spades still add mana (the score's tie-break)."""
+def test_no_spade_is_played_once_no_enemy_can_be_defeated() -> None:
+    """No spell or fairy is left for 9♣: the Spades' mana would only pad the score, so the game ends at once."""
     state = start(["9C", "2S", "3S"])
-    state, _ = do(state, "mana", 1)
-    assert GAME.outcome(state) is None
-    state, _ = do(state, "mana", 2)
     assert GAME.outcome(state) == Outcome(
-        None, OutcomeReason.LOST, (12,), "no play left that does not lose; 0 of 1 enemies defeated, 12 mana left: score 12")
+        None, OutcomeReason.LOST, (7,),
+        "no play, now or later, can defeat another enemy; 0 of 1 enemies defeated, 7 mana left: score 7")
+
+
+def test_play_goes_on_while_some_enemy_can_still_be_defeated() -> None:
+    """Winning is out of reach (nothing can beat 9♣), but 4♣ can still fall to the 8♦ once A♠ pays for it."""
+    state = start(["8D", "4C", "9C", "AS"], ["2S"])
+    assert GAME.outcome(state) is None
+    state, _ = do(state, "mana", 3)
+    assert GAME.outcome(state) is None and view(state)["mana"] == 8
+    state, _ = do(state, "cast", 0, target=1)
+    assert GAME.outcome(state) == Outcome(
+        None, OutcomeReason.LOST, (1000,),
+        "no play, now or later, can defeat another enemy; 1 of 2 enemies defeated, 0 mana left: score 1000")
 
 
 # -- decisions, versions, errors -------------------------------------------------------------
 
 
 def test_version_grows_by_one_per_decision_and_opened_follows() -> None:
-    state = start(["2S", "3S", "4S", "5C"])
+    state = start(["2S", "3S", "4S", "5C", "KH"])
     assert (GAME.version(state), GAME.opened(state, 0)) == (0, 0)
     for n in (1, 2):
         state, _ = do(state, "mana", n - 1)
@@ -404,7 +414,7 @@ def test_decisions_with_or_without_label_and_loses_are_the_same() -> None:
 
 
 def test_only_seat_zero_plays() -> None:
-    state = start(["2S", "5C"])
+    state = start(["2S", "5C", "KH"])
     assert GAME.legal(state, 1) == []
     with pytest.raises(NotYourTurn, match="one-player game"):
         GAME.apply(state, 1, {"kind": "mana", "slot": 0})
@@ -447,7 +457,7 @@ def test_spectators_see_what_the_player_sees_but_the_legal_plays() -> None:
 
 
 def test_every_event_has_a_kind_and_a_log_line() -> None:
-    state = start(["7D", "5C", "2S"], ["6D", "4C"])
+    state = start(["7D", "5C", "2S", "6D", "4C", "KH"])
     for kind, slot, keys in (("cast", 0, {"target": 1}), ("mana", 2, {})):
         state, events = do(state, kind, slot, **keys)
         assert events and all(e.kind and e.public["text"] for e in events)

@@ -14,8 +14,8 @@ __all__ = ["act", "attack", "end_turn", "events_of", "gather", "gift", "hand", "
 def start(challenge: Sequence[str], magic: Sequence[str] = (), hand: Sequence[str] | None = None,
           piles: Mapping[str, Sequence[str]] | None = None, summoned: Mapping[str, str] | None = None,
           seed: int = 7) -> State:
-    """A scenario: exact decks (top first); the first challenge card is in play and turn 1 has drawn."""
-    options: dict[str, Any] = {"challenge": list(challenge), "magic": list(magic)}
+    """A scenario: exact decks (top first); the first challenge card is already in play and turn 1 has drawn."""
+    options: dict[str, Any] = {"challenge": list(challenge[1:]), "in_play": list(challenge[:1]), "magic": list(magic)}
     if hand is not None:
         options["hand"] = list(hand)
     if piles is not None:

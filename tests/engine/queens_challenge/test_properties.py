@@ -62,9 +62,9 @@ class Game:
 
 def bound(state: State) -> int:
     """Every end_turn flips a challenge card or burns a magic card; a turn has at most 5 gathers or spells,
-    one gift and one order; attacks defeat challenge cards."""
+    one gift and its order (at most 12 decisions) or summoning; attacks defeat challenge cards."""
     decks = len(state.challenge) + len(state.in_play) + len(state.magic) + len(state.hand)
-    return 8 * (decks + 2) + len(state.challenge) + len(state.in_play)
+    return 20 * (decks + 2) + len(state.challenge) + len(state.in_play)
 
 
 def play_random(opts: dict[str, Any], seed: int, rnd: random.Random) -> Game:
@@ -74,7 +74,7 @@ def play_random(opts: dict[str, Any], seed: int, rnd: random.Random) -> Game:
     while GAME.outcome(state) is None:
         choices = list(GAME.legal(state, 0))
         assert choices, "the game is on but nothing is legal"
-        assert any(d["kind"] in ("end_turn", "order") for d in choices), "the turn cannot be ended"
+        assert any(d["kind"] in ("end_turn", "order", "summon", "decline") for d in choices), "the turn cannot be ended"
         decision = rnd.choice(choices)
         state, events = GAME.apply(state, 0, decision)
         game.steps.append(Step(decision, state, list(events)))
@@ -87,7 +87,7 @@ def challenge_zones(state: State) -> Counter[PlayingCard]:
 
 
 def magic_zones(state: State) -> Counter[PlayingCard]:
-    summoned = [c for c in state.summoned if c is not None]
+    summoned = [c for c in (*state.summoned, state.summoning) if c is not None]
     return Counter([*state.hand, *state.magic, *state.magic_discard, *(c for p in state.piles for c in p), *summoned])
 
 
@@ -117,7 +117,8 @@ def check_view(state: State, seat: int | None) -> None:
     tops = [p[-1] for p in state.piles if p]
     summoned = [c for c in state.summoned if c is not None]
     target = [state.in_play[-1].card] if state.in_play else []
-    visible = [*tops, *summoned, *(c.card for c in state.in_play), *target, *state.magic_discard]
+    summoning = [] if state.summoning is None else [state.summoning]
+    visible = [*tops, *summoned, *summoning, *(c.card for c in state.in_play), *target, *state.magic_discard]
     secret_visible: list[PlayingCard] = []
     if seat == 0:
         secret_visible = [*state.hand, *state.magic[:state.reveal], *state.magic[:state.known]]

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
-from engine.interface import OutcomeReason, redact
+from engine.interface import OutcomeReason, redact, redact_all
 from engine.playing_cards import full_deck
 from engine.queens_challenge import GAME
 from engine.queens_challenge.state import State
@@ -63,14 +63,14 @@ def test_one_seat_name_and_title() -> None:
     assert GAME.title == "Queen's Challenge"
 
 
-def test_setup_shuffles_two_full_decks_flips_one_card_and_draws_five() -> None:
-    """Two 52-card decks; the first challenge card is in play at set-up; turn 1 has drawn 5."""
+def test_setup_shuffles_two_full_decks_and_draws_five() -> None:
+    """Two 52-card decks; nothing is in play until turn 1's flip; turn 1 has drawn 5."""
     state = GAME.setup({}, 12345)
     data = GAME.dump(state)
-    assert sorted(data["challenge"] + [c for c, _ in data["in_play"]]) == sorted(c.code for c in full_deck())
+    assert sorted(data["challenge"]) == sorted(c.code for c in full_deck()) and data["in_play"] == []
     assert sorted(data["magic"] + data["hand"]) == sorted(c.code for c in full_deck())
     view = mine(state)
-    assert view["challenge_deck"] == 51 and len(view["in_play_stack"]) == 1
+    assert view["challenge_deck"] == 52 and view["in_play_stack"] == [] and view["in_play"] is None
     assert view["hand"]["count"] == 5 and view["magic_deck"] == 47
     assert view["score"] == 0 and view["turn"] == 1 and view["phase"] == "actions" and not view["scenario"]
     assert GAME.version(state) == 0 and GAME.opened(state, 0) == 0
@@ -100,6 +100,8 @@ def test_scenario_hand_is_the_whole_first_hand() -> None:
     ({"challenge": "AS"}, "option 'challenge' must be a list"),
     ({"challenge": []}, "at least one card"),
     ({"challenge": ["AS", "AS"]}, "AS appears twice"),
+    ({"challenge": ["AS"], "in_play": ["AS"]}, "AS appears twice"),
+    ({"challenge": [], "in_play": []}, "at least one card"),
     ({"magic": ["AS", "AS"]}, "AS appears twice"),
     ({"hand": ["AS", "2S", "3S", "4S", "5S", "6S"]}, "at most 5"),
     ({"hand": ["AS"], "magic": ["AS"]}, "AS appears twice"),
@@ -450,8 +452,9 @@ def test_sources_example_diamonds_gift_of_4_reveals_to_the_player_alone() -> Non
     (event,) = events_of(events, "gift")
     assert redact(event, 0)["cards"] == ["AS", "2S", "3S", "4S"]
     assert "cards" not in redact(event, None) and "A♠" not in redact(event, None)["text"]
-    orders = GAME.legal(state, 0)
-    assert len(orders) == 24 and {d["kind"] for d in orders} == {"order"}
+    steps = GAME.legal(state, 0)
+    assert [d["kind"] for d in steps] == ["place"] * 4 + ["order"]
+    assert [d["card"] for d in steps[:4]] == ["AS", "2S", "3S", "4S"] and steps[4]["cards"] == ["AS", "2S", "3S", "4S"]
     state, events = act(state, {"kind": "order", "cards": ["4S", "2S", "AS", "3S"]})
     assert "4♠" not in told(events, None)[0]["text"] and redact(events[0], 0)["cards"] == ["4S", "2S", "AS", "3S"]
     assert mine(state)["phase"] == "actions" and mine(state)["reveal"] == []
@@ -481,19 +484,30 @@ def test_diamonds_gift_reveals_at_most_the_deck_and_one_card_needs_no_order() ->
     assert len(mine(state)["reveal"]) == 2 and len(GAME.legal(state, 0)) == 2
 
 
-def test_diamonds_gift_of_more_than_five_lists_one_order_per_top_card_and_accepts_any() -> None:
+def test_diamonds_gift_of_six_is_ordered_card_by_card_or_at_once() -> None:
     magic = ["AS", "2S", "3S", "4S", "5S", "6S", "7S"]
     state = start(["KH"], magic, hand=[], piles={"D": ["AD", "2D", "3D", "4D", "5D", "6D"]})
     state, _ = gift(state, "D")
-    orders = [d["cards"] for d in GAME.legal(state, 0)]
-    assert len(orders) == 6 and [o[0] for o in orders] == magic[:6]
+    steps = GAME.legal(state, 0)
+    assert [d.get("card") for d in steps] == [*magic[:6], None] and steps[0]["label"] == "Put A♠ 1st from the top"
+    placed, events = act(state, {"kind": "place", "card": "5S"})
+    assert redact_all(events, None) == [] and redact(events[0], 0)["text"] == "5♠ goes 1st from the top."
+    assert [c["code"] for c in mine(placed)["reveal"]] == ["5S", "AS", "2S", "3S", "4S", "6S"]
+    assert mine(placed)["placed"] == 1 and mine(placed)["phase"] == "order"
+    assert GAME.legal(placed, 0)[-1]["label"] == "Keep this order, top first: 5♠, A♠, 2♠, 3♠, 4♠, 6♠"
+    with pytest.raises(IllegalDecision, match="5S is not one of the revealed cards still to order"):
+        act(placed, {"kind": "place", "card": "5S"})
+    placed, _ = act(placed, {"kind": "order", "cards": ["6S", "4S", "3S", "2S", "AS"]})
+    assert [c["code"] for c in mine(placed)["known_top"]] == ["5S", "6S", "4S", "3S", "2S", "AS"]
     state, _ = act(state, {"kind": "order", "cards": ["6S", "4S", "2S", "5S", "3S", "AS"]})
     assert [c["code"] for c in mine(state)["known_top"]] == ["6S", "4S", "2S", "5S", "3S", "AS"]
 
 
 def test_sources_example_clubs_gift_of_6_summons_a_3_of_diamonds() -> None:
     state = start(["KH"], ["3D", "9D"], hand=[], piles={"C": ["AC", "2C", "3C", "4C", "5C", "6C"]})
-    state, events = gift(state, "C")
+    state, _ = gift(state, "C")
+    assert table(state)["summoning"]["code"] == "3D" and kinds(state) == ["summon", "decline"]
+    state, events = act(state, {"kind": "summon"})
     assert table(state)["summoned"]["D"]["code"] == "3D" and events[0].public["summoned"] is True
     assert table(state)["magic_deck"] == 1
 
@@ -502,6 +516,8 @@ def test_sources_example_clubs_gift_of_6_summons_a_3_of_diamonds() -> None:
 def test_clubs_gift_summons_only_up_to_clubs_power(top: str, summoned: bool) -> None:
     state = start(["KH"], [top, "9D"], hand=[], piles={"C": ["AC", "2C", "3C", "4C", "5C", "6C"]})
     state, _ = gift(state, "C")
+    if summoned:
+        state, _ = act(state, {"kind": "summon"})
     view = table(state)
     if summoned:
         assert view["summoned"][top[-1]]["code"] == top and magic_discard(state) == []
@@ -511,7 +527,9 @@ def test_clubs_gift_summons_only_up_to_clubs_power(top: str, summoned: bool) -> 
 
 def test_clubs_gift_replaces_the_summoned_card_of_that_suit() -> None:
     state = start(["KH"], ["3D"], hand=[], piles={"C": ["AC", "2C", "3C"]}, summoned={"D": "2D", "S": "5S"})
-    state, events = gift(state, "C")
+    state, _ = gift(state, "C")
+    assert GAME.legal(state, 0)[0]["label"] == "Summon 3♦ to the diamonds summoning zone (replaces 2♦)"
+    state, events = act(state, {"kind": "summon"})
     view = table(state)
     assert view["summoned"]["D"]["code"] == "3D" and view["summoned"]["S"]["code"] == "5S"
     assert magic_discard(state) == ["2D"] and "replacing 2♦" in events[0].public["text"]
