@@ -566,17 +566,20 @@ class Table:
         self.cast = [not (c is not None and c.is_witch) for c in played]
         shown = [c.notation() if c else "pass" for c in played]
         self.emit("reveal", f"Revealed: {shown[0]} vs {shown[1]}.", cards=shown)
+        passed = None in played
         for seat, card in enumerate(played):
             if card is not None:
                 for hooks, src in self.rule_sources():
-                    hooks.played(self, src, seat, card)
+                    if hooks.counts_passed_plays or not passed:
+                        hooks.played(self, src, seat, card)
 
     def resolve(self) -> None:
         """Cast the witches (first drawer first), fight, end the turn; stop wherever a question is asked."""
         assert self.in_play is not None
+        passed = None in self.in_play  # a pass cancels everything: the other card casts nothing
         for seat in (self.first_drawer, 1 - self.first_drawer):
             card = self.in_play[seat]
-            if self.cast[seat] or card is None:
+            if self.cast[seat] or card is None or passed:
                 self.cast[seat] = True
                 continue
             self.cast[seat] = True

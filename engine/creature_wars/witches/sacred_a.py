@@ -525,6 +525,8 @@ class ProudWitch(Effect):
 class LuckyWitchRule(Rule):
     """The owner's next creature played always wins its duel (``value``: that creature's uid + 1, once played)."""
 
+    counts_passed_plays = True  # its ruling: the luck is used up even if the opponent passed
+
     def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
         if seat == src.owner and not card.is_witch and src.mod is not None and not src.mod.value:
             _set_value(t, src.mod, card.uid + 1)
