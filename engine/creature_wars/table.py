@@ -11,6 +11,7 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
@@ -87,6 +88,7 @@ class Table:
         self.cast = list(state.cast)
         self.sacks = [list(state.sacks[0]), list(state.sacks[1])]
         self.events: list[Event] = []
+        self.at_once = 0  # > 0 inside :meth:`together`: HP changes there count as one moment
 
     def freeze(self, version: int) -> State:
         return replace(
@@ -338,7 +340,7 @@ class Table:
         """Draw ``n`` cards from the top of the deck; only the drawer learns which. Returns how many were drawn."""
         drawn = 0
         for _ in range(n):
-            if not self.deck:
+            if not self.deck or self.outcome is not None:
                 break
             card: Card | None = self.deck.pop(0)
             if not self.deck:
@@ -371,7 +373,12 @@ class Table:
 
     def damage(self, seat: Seat, amount: int, why: str, *, kind: str = "effect", card: Card | None = None,
                winner_card: Card | None = None, fight_cards: Sequence[Card | None] = ()) -> int:
-        """Damage an Empire after every modifier has had its say (base, times, plus, halving); returns what was dealt."""
+        """Damage an Empire after every modifier has had its say (base, times, plus, halving); returns what was dealt.
+
+        An Empire that falls to 0 HP or less loses there and then (see :meth:`knockout`); once the match is over
+        nothing deals damage any more."""
+        if self.outcome is not None:
+            return 0
         hit = Hit(seat, amount, kind, card, winner_card)
         for hooks, src in self.fight_sources(fight_cards) if fight_cards else self.rule_sources():
             hooks.damage(self, src, hit)
@@ -381,15 +388,37 @@ class Table:
                 self.emit("damage", f"{who(seat)}'s Empire takes no damage ({why}).", seat=seat, amount=0,
                           hp=self.hp[seat])
             return 0
+        before = self.hp[seat]
         self.hp[seat] -= total
         self.emit("damage", f"{who(seat)}'s Empire takes {total} damage ({why}); {self.hp[seat]} HP left.",
                   seat=seat, amount=total, hp=self.hp[seat])
+        if before > 0 >= self.hp[seat]:
+            # the moment it fell: falls inside one ``together`` block share theirs
+            self.set_count(f"fell:{seat}", self.count("falls") + 1 if self.at_once else self.bump("falls"))
+        if not self.at_once and not self.count("mayhem"):
+            self.knockout()
         return total
 
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """HP changes that happen at one moment (an effect hitting both Empires at once): a knockout is checked
+        after all of them, and two Empires falling in them fall together."""
+        self.at_once += 1
+        try:
+            yield
+        finally:
+            self.at_once -= 1
+            if not self.at_once:
+                self.bump("falls")
+                if not self.count("mayhem"):
+                    self.knockout()
+
     def heal(self, seat: Seat, amount: int, why: str) -> None:
-        if amount <= 0:
+        if amount <= 0 or self.outcome is not None:
             return
         self.hp[seat] += amount
+        if self.hp[seat] > 0:
+            self.set_count(f"fell:{seat}", 0)
         self.emit("heal", f"{who(seat)}'s Empire gains {amount} HP ({why}); {self.hp[seat]} HP.",
                   seat=seat, amount=amount, hp=self.hp[seat])
 
@@ -413,6 +442,8 @@ class Table:
 
         The asking effect's ``answer`` hook receives the chosen index. Only ``seat`` sees the options.
         """
+        if self.outcome is not None:
+            return  # the match ended during the asking effect: nothing is left to choose
         spec = spec_of(src.card) if src.card else None
         key = spec.key if spec else ""
         limit = self.state.options.answer_seconds if timeout is None else timeout
@@ -691,6 +722,8 @@ class Table:
                 self.damage(loser, fight.damage[loser], "lost the duel", kind="duel", card=cards[loser],
                             winner_card=cards[winner], fight_cards=cards)
             self.tally(fight)
+            if self.outcome is not None:
+                return  # knocked out: the match ends there
         for hooks, src in self.fight_sources(cards):
             hooks.after_fight(self, src, fight)
         if winner is not None and not any(witches):
@@ -742,11 +775,19 @@ class Table:
     # == the end ============================================================
 
     def knockout(self) -> None:
+        """The first Empire to fall to 0 HP or less loses. Both down (kept alive a while by an effect): the one
+        that fell first loses; fallen together, the higher HP wins and equal HP is a draw."""
+        if self.outcome is not None:
+            return
         down = [s for s in (0, 1) if self.hp[s] <= 0 and self.can_lose(s)]
         if not down:
             return
         if len(down) == 2:
-            winner = None if self.hp[0] == self.hp[1] else (0 if self.hp[0] > self.hp[1] else 1)
+            fell = [self.count(f"fell:{s}") for s in (0, 1)]
+            if fell[0] != fell[1] and all(fell):
+                winner: Seat | None = 0 if fell[0] > fell[1] else 1
+            else:
+                winner = None if self.hp[0] == self.hp[1] else (0 if self.hp[0] > self.hp[1] else 1)
         else:
             winner = 1 - down[0]
         self.finish(winner, OutcomeReason.KNOCKOUT)

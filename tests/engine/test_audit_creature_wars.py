@@ -32,3 +32,25 @@ def test_pass_cancels_everything() -> None:
 
 def told(events: list[Event], seat: int | None) -> str:
     return " ".join(str(e) for e in redact_all(events, seat))
+
+
+def test_first_to_zero_hp_loses() -> None:
+    """Source: "Whoever loses all their HP first loses". A knockout ends the match at the step that makes it,
+    even in the middle of a duel: no heal afterwards, and a later fall of the other Empire does not count."""
+    # seat 1 falls to The Witch Collector's cast; seat 1's own witch would heal it back before the fight
+    state = start([["Lvl.1 The Witch Collector"], ["Lvl.4 Gluttonous Witch"]], hp=3)
+    state, events = duel(state, "Lvl.1 The Witch Collector {3}", "Lvl.4 Gluttonous Witch {3}")
+    outcome = view(state)["outcome"]
+    assert outcome is not None and outcome["winner"] == 0 and outcome["reason"] == "knockout"
+    assert view(state)["hp"] == [3, 0]
+    assert [e.kind for e in events][-1] == "over"
+    # the issue's example: Giantfall Witch takes seat 1 to 0, then the fight takes seat 0 to 0 as well
+    deck = ["Lvl.1 Serpent", "Lvl.1 Skeleton", "Lvl.1 Pirate", "Lvl.1 Vampire", "Lvl.1 Serpent", "Lvl.1 Skeleton"]
+    giants = ["Lvl.1 Giant", "Lvl.2 Giant", "Lvl.3 Giant"]
+    state = start([["Lvl.1 Dragon", "Lvl.7 Giantfall Witch", *giants], ["Lvl.6 Dragon", "Lvl.5 Dragon"]], deck, hp=10)
+    state, _ = duel(state, "Lvl.1 Dragon {7}", "Lvl.6 Dragon {7}")
+    assert view(state)["hp"] == [3, 10]
+    state, _ = duel(state, "Lvl.7 Giantfall Witch {3}", "Lvl.5 Dragon {7}")
+    outcome = view(state)["outcome"]
+    assert outcome is not None and outcome["winner"] == 0, outcome
+    assert view(state)["hp"] == [3, 0]  # the fight that would have hurt seat 0 never came

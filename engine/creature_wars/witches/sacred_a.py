@@ -428,8 +428,9 @@ class LustingWitch(Effect):
         small = _weakest_first(t, theirs)[0]
         t.emit("effect", f"{who(src.owner)}'s {big.notation()} \"battles\" {who(other)}'s {small.notation()}. "
                          "The Lusting Witch watches…", cards=[big.notation(), small.notation()])
-        t.damage(src.owner, small.base, f"{small.notation()} (Lusting Witch)")
-        t.damage(other, big.base, f"{big.notation()} (Lusting Witch)")
+        with t.together():  # one "battle": both Empires are hit at once
+            t.damage(src.owner, small.base, f"{small.notation()} (Lusting Witch)")
+            t.damage(other, big.base, f"{big.notation()} (Lusting Witch)")
 
 
 @rule(SUN_RULE)
@@ -441,13 +442,14 @@ class SunExplosions(Rule):
             t.update(card.untagged(SUN))
 
     def turn_end(self, t: Table, src: Source) -> None:
-        for seat in (0, 1):
-            for card in list(t.hands[seat]):
-                if card.has(SUN) and card.tag(SUN) == t.turn:
-                    cooled = card.untagged(SUN)
-                    t.update(cooled)
-                    t.to_discard(seat, cooled, "explodes (Sun Witch)")
-                    t.damage(seat, cooled.base, f"{cooled.notation()} explodes", card=cooled)
+        with t.together():  # every heated creature explodes at the same moment
+            for seat in (0, 1):
+                for card in list(t.hands[seat]):
+                    if card.has(SUN) and card.tag(SUN) == t.turn:
+                        cooled = card.untagged(SUN)
+                        t.update(cooled)
+                        t.to_discard(seat, cooled, "explodes (Sun Witch)")
+                        t.damage(seat, cooled.base, f"{cooled.notation()} explodes", card=cooled)
 
 
 @effect("sun_witch")

@@ -583,8 +583,9 @@ class WiccanLittle(Effect):
     def died(self, t: Table, src: Source, fight: Fight) -> None:
         if t.chance(50):
             note(t, "Wiccan Little panics: THE SKY IS FALLING! And it does.")
-            for seat in (src.owner, 1 - src.owner):
-                t.damage(seat, 5, "the sky fell (Wiccan Little)")
+            with t.together():  # the sky falls on both Empires at once
+                for seat in (src.owner, 1 - src.owner):
+                    t.damage(seat, 5, "the sky fell (Wiccan Little)")
         else:
             note(t, "Wiccan Little panics: THE SKY IS FALLING! ...but it holds.")
 
