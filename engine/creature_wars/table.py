@@ -105,7 +105,7 @@ class Table:
             sealed=(self.sealed[0], self.sealed[1]),
             rng=self.rng.state,
             next_uid=self.next_uid,
-            last_draw_turn=self.last_draw_turn,
+            last_draw_turn=None if self.deck else self.last_draw_turn,  # a deck holding cards is not drawn out
             witch_rallied=(self.witch_rallied[0], self.witch_rallied[1]),
             last_duel=self.last_duel,
             outcome=self.outcome,
@@ -538,8 +538,12 @@ class Table:
 
     @property
     def final_duel(self) -> bool:
-        """True in the turn after the one in which the last card was drawn."""
-        return self.last_draw_turn is not None and self.last_draw_turn < self.turn
+        """True in the turn after the one in which the deck ran out, while it is still empty.
+
+        One rule for every effect that puts cards into the deck: a deck that holds cards again is not fully
+        drawn, whenever they came (even during the final duel); the final duel and MAYHEM wait until it is
+        empty again."""
+        return self.last_draw_turn is not None and self.last_draw_turn < self.turn and not self.deck
 
     def start_turn(self) -> None:
         """Next turn: start-of-turn effects, both draw (first drawer alternating), then the sealed duel opens."""
@@ -554,8 +558,10 @@ class Table:
                 held.held_start(self, Source(src.owner, self._current(src.card)))
         if self.outcome is not None:
             return
-        if self.last_draw_turn is None and not self.deck:
-            self.last_draw_turn = self.turn - 1
+        if self.deck:
+            self.last_draw_turn = None  # refilled: drawing goes on
+        elif self.last_draw_turn is None:
+            self.last_draw_turn = self.turn - 1  # emptied last turn without a draw (destroyed, shuffled away ...)
         if not self.final_duel:
             for seat in (self.first_drawer, 1 - self.first_drawer):
                 if all(h.draws(self, s, seat) for h, s in self.rule_sources()):

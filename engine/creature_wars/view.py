@@ -75,7 +75,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "phase": state.phase.value,
         "turn": state.turn,
         "first_drawer": state.first_drawer,
-        "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn,
+        "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn and not state.deck,
         "hp": list(state.hp),
         "max_hp": state.options.hp,
         "deck": len(state.deck),

@@ -54,3 +54,20 @@ def test_first_to_zero_hp_loses() -> None:
     outcome = view(state)["outcome"]
     assert outcome is not None and outcome["winner"] == 0, outcome
     assert view(state)["hp"] == [3, 0]  # the fight that would have hurt seat 0 never came
+
+
+def test_refilled_deck_is_not_fully_drawn() -> None:
+    """Source: "If the deck is fully drawn before either player loses, the creatures turn feral and mayhem ensues."
+    The trigger is an empty deck: cards an effect puts into an emptied deck are drawn before the final duel."""
+    # turn 1's two draws empty the deck; the Jesting Witch then puts 3 cards on top of it
+    state = start([["Lvl.2 Jesting Witch", "Lvl.1 Wolf"], ["Lvl.1 Serpent", "Lvl.2 Serpent"]],
+                  ["Lvl.1 Skeleton", "Lvl.1 Pirate"])
+    state, _ = duel(state, "Lvl.2 Jesting Witch {3}", "Lvl.1 Serpent {0}")
+    shown = view(state)
+    assert shown["turn"] == 2 and shown["outcome"] is None
+    assert shown["final_duel"] is False and shown["deck"] == 1  # turn 2 drew two of the three
+    assert len(hand(state, 0)) == 3 and len(hand(state, 1)) == 4  # the Serpent came back from the witch
+    # the refilled deck runs out in turn 3: turn 4 is the final duel, then MAYHEM
+    state, _ = duel(state, "Lvl.1 Wolf {2}", "Lvl.2 Serpent {0}")
+    assert view(state)["turn"] == 3 and view(state)["deck"] == 0 and view(state)["final_duel"] is False
+    assert not view(state)["outcome"]

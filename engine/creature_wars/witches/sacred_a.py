@@ -557,9 +557,7 @@ class WishingWitchRule(Rule):
         if seat != src.owner or src.mod is None or card.uid == t.count(f"wished:{seat}") - 1:
             return card  # not the owner's draw, or a card another wish just granted: that wish waits
         t.drop_modifier(src.mod)
-        t.to_deck(card)
-        if t.last_draw_turn == t.turn and t.deck:
-            t.last_draw_turn = None  # the card went back: the deck is not empty after all
+        t.to_deck(card)  # the deck holds a card again: it is not fully drawn (the table's one rule)
         counts: dict[Tribe, int] = {}
         for held in t.hands[seat]:
             if held.is_witch or held.tribe is None or held.banned or held.has(NO_RALLY):
