@@ -626,7 +626,8 @@ CATALOGUE: tuple[WitchSpec, ...] = (
 
             "The card you next draw goes back into the deck at a random place; you get instead a random creature "
             "of the Tribe you hold most of (ties at random). The drawer is not told which card went back. Only "
-            "real Tribes count (not banned or no-rally cards); with no creature in hand the Tribe is random."
+            "real Tribes count (not banned or no-rally cards); with no creature in hand the Tribe is random. "
+            "The opponent and spectators are told that the draw was replaced, never the granted Tribe."
 
         ),
     ),
@@ -721,7 +722,8 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Choose a Tribe to get 2 random creatures from: Wolf, Skeleton, or Pirate.",
         source_name="Witch of the Legion",
         ruling=(
-            "The chosen Tribe and the creatures are hidden from the opponent."
+            "The chosen Tribe and the creatures are hidden from the opponent and spectators: they are told only "
+            "that two creatures were gained."
         ),
     ),
     WitchSpec(

@@ -71,3 +71,28 @@ def test_refilled_deck_is_not_fully_drawn() -> None:
     state, _ = duel(state, "Lvl.1 Wolf {2}", "Lvl.2 Serpent {0}")
     assert view(state)["turn"] == 3 and view(state)["deck"] == 0 and view(state)["final_duel"] is False
     assert not view(state)["outcome"]
+
+
+def test_hidden_hands_stay_hidden() -> None:
+    """RULINGS: "a player sees ... what that player may see; a spectator only what every player may see." Witch of
+    the Chosen Legion's ruling: "The chosen Tribe and the creatures are hidden from the opponent." The Wishing Witch's
+    granted Tribe (the one its holder holds most of) is its holder's alone."""
+    from tests.engine.witches.helpers import answer, witch_duel
+
+    state, events = witch_duel("Lvl.4 Witch of the Chosen Legion", "Lvl.1 Serpent")
+    state, more = answer(state, 0, 1)  # Skeleton
+    events += more
+    assert sum("Skeleton" in text for text in hand(state, 0)) >= 2
+    told_of = [e for e in events if e.kind in ("answer", "gain")]  # the cast's own text names all three
+    assert "Skeleton" in told(told_of, 0)
+    for other in (1, None):
+        assert "Skeleton" not in told(told_of, other), told(told_of, other)
+    # Wishing Witch: seat 0 holds Wolves; its next draw is replaced by a Wolf, which only seat 0 learns
+    state, events = witch_duel("Lvl.4 Wishing Witch", "Lvl.1 Serpent", hands=[["Lvl.1 Wolf", "Lvl.2 Wolf"], []])
+    state, more = duel(state, "Lvl.1 Wolf {2}", "Lvl.1 Serpent {0}")
+    events += more
+    assert [e.kind for e in events].count("wish") == 1
+    assert "Wolf" in str(redact_all(events_of(events, "wish"), 0))
+    for other in (1, None):
+        assert "Wolf" not in str(redact_all(events_of(events, "wish"), other))
+        assert "Wolf" not in told(events_of(events, "draw"), other)

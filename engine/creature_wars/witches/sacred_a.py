@@ -568,8 +568,9 @@ class WishingWitchRule(Rule):
             tribe = t.pick([tr for tr in Tribe if counts.get(tr) == most])
         else:
             tribe = t.pick(list(Tribe))
-        t.emit("wish", f"{who(seat)}'s draw goes back into the deck; the Wishing Witch grants a {tribe.value} instead.",
-               seat=seat)
+        text = f"{who(seat)}'s draw goes back into the deck; the Wishing Witch grants a creature instead"
+        # the Tribe would tell the others what the holder holds most of: only the holder learns it
+        t.emit("wish", f"{text}.", {seat: {"text": f"{text}: a {tribe.value}.", "tribe": tribe.value}}, seat=seat)
         granted = t.new_creature(tribe)
         t.set_count(f"wished:{seat}", granted.uid + 1)
         return granted
@@ -755,7 +756,8 @@ class WitchOfTheChosenLegion(Effect):
     def answer(self, t: Table, src: Source, pending: Pending, choice: int) -> None:
         tribe = LEGIONS[choice]
         for _ in range(2):
-            t.gain(src.owner, t.new_creature(tribe), f"gains a {tribe.value} (Witch of the Chosen Legion)")
+            # the chosen Tribe is hidden: the others learn only that a creature was gained
+            t.gain(src.owner, t.new_creature(tribe), "gains a creature (Witch of the Chosen Legion)")
 
 
 @rule(SEDUCED)
