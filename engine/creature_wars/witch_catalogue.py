@@ -836,7 +836,8 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "The effects resolve in the order the witches sit in their hand, each as if your opponent had cast "
             "it; then those witches are discarded. Each witch leaves the hand just before its cast; one an "
             "earlier cast moved out of that hand is not cast. Their questions go to the opponent one after "
-            "another. There are no escape or death triggers; each witch is discarded."
+            "another. There are no escape or death triggers; each witch is discarded. A Which Witch cast this "
+            "way leaves the game and the witch it becomes flees to the discard pile in its place."
 
         ),
     ),

@@ -96,3 +96,20 @@ def test_hidden_hands_stay_hidden() -> None:
     for other in (1, None):
         assert "Wolf" not in str(redact_all(events_of(events, "wish"), other))
         assert "Wolf" not in told(events_of(events, "draw"), other)
+
+
+def test_no_card_vanishes() -> None:
+    """Source: "After the fight, both creatures are __discarded__"; Pandora's Witch: "Those witches flee afterwards."
+    Every card, made ones included, is in exactly one zone: the witch a Which Witch becomes while Pandora's Witch
+    casts it from a hand flees to the discard pile with the rest."""
+    from tests.engine.test_properties import check_conservation
+    from tests.engine.witches.helpers import witch_duel
+
+    for seed in range(1, 9):
+        state, _ = witch_duel("Lvl.5 Pandora's Witch", "Lvl.1 Serpent", hands=[[], ["Lvl.2 Which Witch"]], seed=seed)
+        check_conservation(state, GAME.setup({"deck": list(state.options.deck or ()),
+                                              "hands": [list(h) for h in state.options.hands or ((), ())],
+                                              "first_drawer": 0}, seed))
+        shown = view(state)
+        made = [c for c in shown["discard"] if c["kind"] == "witch" and c["name"] not in ("Pandora's Witch",)]
+        assert made, f"seed {seed}: the witch Which Witch became is nowhere: {shown['discard']}"

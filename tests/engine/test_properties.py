@@ -101,12 +101,15 @@ def walk(value: Any) -> Iterator[tuple[str | None, Any]]:
 
 
 def check_conservation(state: State, start: State) -> None:
-    """No card is lost or duplicated; new cards are only those the engine made (witches, tokens, creatures)."""
+    """Every card is in exactly one zone: none lost (made ones included) or duplicated; new cards are only those
+    the engine made (witches, tokens, creatures)."""
     uids = [c.uid for c in zones(state)]
     assert len(uids) == len(set(uids)), "a card is in two places"
     initial = {c.uid for c in zones(start)}
     generated = set(range(start.next_uid, state.next_uid))
     assert initial <= set(uids) <= initial | generated
+    lost = set(range(state.next_uid)) - set(uids)
+    assert not lost, f"cards made but in no zone: {sorted(lost)}"
     for seat in (0, 1):
         sealed = state.sealed[seat]
         assert sealed is None or sealed == PASS or 0 <= sealed < len(state.hands[seat])
