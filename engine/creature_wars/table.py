@@ -328,7 +328,7 @@ class Table:
         if card is None:
             return None
         card = self.enter(seat, card)
-        shown = card.notation(self.turn)
+        shown = card.notation(self.turn, marks=not public)
         if public:
             self.emit(kind, f"{who(seat)} {why}: {shown}.", seat=seat, card=shown)
         else:
@@ -354,7 +354,7 @@ class Table:
                 self.emit("draw", f"{who(seat)} {reason}.", seat=seat)
                 continue
             card = self.enter(seat, card)
-            shown = card.notation(self.turn)
+            shown = card.notation(self.turn, marks=True)
             self.emit("draw", f"{who(seat)} {reason}.", {seat: {"text": f"You draw {shown}.", "card": shown}},
                       seat=seat)
         return drawn
@@ -365,7 +365,8 @@ class Table:
         self.removed.append(old)
         self.hands[seat].append(new)
         self.emit("transform", f"A card in {who(seat)}'s hand {why}.",
-                  {seat: {"text": f"Your {old.notation()} {why}: now {new.notation()}.", "card": new.notation()}},
+                  {seat: {"text": f"Your {old.notation(marks=True)} {why}: now {new.notation(marks=True)}.",
+                          "card": new.notation(marks=True)}},
                   seat=seat)
         self.rally(seat)
 
@@ -511,14 +512,14 @@ class Table:
                 if card.is_witch:
                     if witches >= RALLY_SIZE and not card.witch_rally:
                         hand[i] = replace(card, witch_rally=True, level=card.level + 2)
-                        upgrades.append(f"{card.notation()} → Lvl.{card.level + 2}")
+                        upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + 2}")
                     continue
                 tribe_rally = card.tribe_rally or (card.kin is not None and kins.get(card.kin, 0) >= RALLY_SIZE)
                 type_rally = card.type_rally or (card.ptype is not None and types.get(card.ptype, 0) >= RALLY_SIZE)
                 if (tribe_rally, type_rally) != (card.tribe_rally, card.type_rally):
                     bonus = rally_bonus(tribe_rally, type_rally) - rally_bonus(card.tribe_rally, card.type_rally)
                     hand[i] = replace(card, tribe_rally=tribe_rally, type_rally=type_rally, level=card.level + bonus)
-                    upgrades.append(f"{card.notation()} → Lvl.{card.level + bonus}")
+                    upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + bonus}")
             if upgrades:
                 self.set_count(f"rallied:{seat}", 1)
                 self.emit("rally", f"{who(seat)} forms a Rally.", {seat: {"text": "Rally! " + "; ".join(upgrades)}},

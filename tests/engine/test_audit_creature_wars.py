@@ -113,3 +113,24 @@ def test_no_card_vanishes() -> None:
         shown = view(state)
         made = [c for c in shown["discard"] if c["kind"] == "witch" and c["name"] not in ("Pandora's Witch",)]
         assert made, f"seed {seed}: the witch Which Witch became is nowhere: {shown['discard']}"
+
+
+def test_rally_marks_stay_with_their_holder() -> None:
+    """Source: "Rallies are denoted with a `!` after the Power Type or the Tribe"; the rules doc: "Rallies are private:
+    the opponent and spectators are not told of them at all". A played card shows the table its level but no `!`
+    mark and no rally list; only its holder's hand shows them."""
+    from tests.engine.test_properties import check_rally_marks
+
+    deck = ["Lvl.1 Skeleton", "Lvl.1 Vampire", "Lvl.1 Dragon", "Lvl.1 Holy Wolf", "Lvl.1 Pirate", "Lvl.1 Giant"]
+    wolves = ["Lvl.0 Holy Wolf", "Lvl.1 Fire Wolf", "Lvl.1 Ancient Wolf", "Lvl.1 Nightmare Wolf"]
+    state = start([wolves, ["Lvl.1 Serpent"] * 3], deck)
+    mine = view(state, 0)["hands"][0]["cards"][1]
+    assert mine["text"] == "Lvl.3 Fire Wolf! {2}" and mine["rally"] == ["tribe"]  # the holder sees its rally
+    state, events = duel(state, "Lvl.3 Fire Wolf! {2}", "Lvl.1 Serpent {0}")
+    for seat in (0, 1, None):
+        shown = view(state, seat)
+        played = shown["last_duel"]["cards"][0]
+        assert played["text"] == "Lvl.3 Fire Wolf {2}" and played["rally"] == [] and played["level"] == 3
+        assert [c["text"] for c in shown["discard"]] == ["Lvl.3 Fire Wolf {2}", "Lvl.1 Serpent {0}"]
+        check_rally_marks(shown)
+        assert "Wolf!" not in told(events_of(events, "reveal") + events_of(events, "fight"), seat)

@@ -260,7 +260,7 @@ class DemocraticWitch(Effect):
             new = replace(card, level=max(0, card.level - bonus), tribe_rally=False, type_rally=False,
                           witch_rally=False).tagged(NO_RALLY)
             t.update(new)
-            changes.append(f"{card.notation(t.turn)} → Lvl.{new.level}")
+            changes.append(f"{card.notation(t.turn, marks=True)} → Lvl.{new.level}")
         if not changes:
             t.emit("effect", f"There is no Rally in {who(other)}'s hand to disband.", seat=other)
             return
