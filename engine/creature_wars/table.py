@@ -567,6 +567,8 @@ class Table:
             for seat in (self.first_drawer, 1 - self.first_drawer):
                 if all(h.draws(self, s, seat) for h, s in self.rule_sources()):
                     self.draw(seat)
+            if self.outcome is not None:
+                return  # a draw knocked an Empire out (The Witch of Tantalus' thirst)
         if self.final_duel:
             self.emit("final_duel", "The deck is empty: one final duel, then MAYHEM!")
         self.open_duel()

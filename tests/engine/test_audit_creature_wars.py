@@ -54,6 +54,14 @@ def test_first_to_zero_hp_loses() -> None:
     outcome = view(state)["outcome"]
     assert outcome is not None and outcome["winner"] == 0, outcome
     assert view(state)["hp"] == [3, 0]  # the fight that would have hurt seat 0 never came
+    # a draw that costs HP: The Witch of Tantalus' thirst takes seat 1's last HP at turn 2's draw; no duel follows
+    state = start([["Lvl.7 The Witch of Tantalus", "Lvl.1 Wolf"], ["Lvl.1 Serpent", "Lvl.2 Serpent"]], hp=1)
+    state, events = duel(state, "Lvl.7 The Witch of Tantalus {3}", "Lvl.1 Serpent {0}")
+    outcome = view(state)["outcome"]
+    assert outcome is not None and outcome["winner"] == 0 and view(state)["turn"] == 2
+    assert GAME.legal(state, 0) == [] and GAME.legal(state, 1) == []
+    kinds = [e.kind for e in events]
+    assert set(kinds[kinds.index("over"):]) <= {"over", "draw"}  # the thirsty draw itself still lands in hand
 
 
 def test_refilled_deck_is_not_fully_drawn() -> None:
