@@ -538,6 +538,11 @@ class Table:
     # == the turn ===========================================================
 
     @property
+    def over(self) -> bool:
+        """Whether the match has ended (a knockout may come from any step that changes HP)."""
+        return self.outcome is not None
+
+    @property
     def final_duel(self) -> bool:
         """True in the turn after the one in which the deck ran out, while it is still empty.
 
@@ -567,7 +572,7 @@ class Table:
             for seat in (self.first_drawer, 1 - self.first_drawer):
                 if all(h.draws(self, s, seat) for h, s in self.rule_sources()):
                     self.draw(seat)
-            if self.outcome is not None:
+            if self.over:
                 return  # a draw knocked an Empire out (The Witch of Tantalus' thirst)
         if self.final_duel:
             self.emit("final_duel", "The deck is empty: one final duel, then MAYHEM!")
