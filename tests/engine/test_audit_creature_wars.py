@@ -7,11 +7,19 @@ from engine.creature_wars import GAME
 from engine.creature_wars.state import State
 from engine.interface import Event, redact_all
 from tests.engine.scenario import duel, events_of, hand, play, start
+from tests.engine.test_properties import check_conservation, check_rally_marks
+from tests.engine.witches.helpers import answer, witch_duel
 
 
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees."""
     shown: dict[str, Any] = GAME.view(state, seat)
     return shown
+
+
+def told(events: list[Event], seat: int | None) -> str:
+    """Everything ``seat`` is told of ``events``, as one string."""
+    return " ".join(str(e) for e in redact_all(events, seat))
 
 
 def test_pass_cancels_everything() -> None:
@@ -28,10 +36,6 @@ def test_pass_cancels_everything() -> None:
     assert "Lvl.2 The Witch Collector {3}" in hand(state, 1)  # back in hand, no cooldown
     assert {"kind": "play", "slot": hand(state, 1).index("Lvl.2 The Witch Collector {3}")} in GAME.legal(state, 1)
     assert view(state)["last_duel"]["damage"] == [0, 0]
-
-
-def told(events: list[Event], seat: int | None) -> str:
-    return " ".join(str(e) for e in redact_all(events, seat))
 
 
 def test_first_to_zero_hp_loses() -> None:
@@ -85,8 +89,6 @@ def test_hidden_hands_stay_hidden() -> None:
     """RULINGS: "a player sees ... what that player may see; a spectator only what every player may see." Witch of
     the Chosen Legion's ruling: "The chosen Tribe and the creatures are hidden from the opponent." The Wishing Witch's
     granted Tribe (the one its holder holds most of) is its holder's alone."""
-    from tests.engine.witches.helpers import answer, witch_duel
-
     state, events = witch_duel("Lvl.4 Witch of the Chosen Legion", "Lvl.1 Serpent")
     state, more = answer(state, 0, 1)  # Skeleton
     events += more
@@ -110,9 +112,6 @@ def test_no_card_vanishes() -> None:
     """Source: "After the fight, both creatures are __discarded__"; Pandora's Witch: "Those witches flee afterwards."
     Every card, made ones included, is in exactly one zone: the witch a Which Witch becomes while Pandora's Witch
     casts it from a hand flees to the discard pile with the rest."""
-    from tests.engine.test_properties import check_conservation
-    from tests.engine.witches.helpers import witch_duel
-
     for seed in range(1, 9):
         state, _ = witch_duel("Lvl.5 Pandora's Witch", "Lvl.1 Serpent", hands=[[], ["Lvl.2 Which Witch"]], seed=seed)
         check_conservation(state, GAME.setup({"deck": list(state.options.deck or ()),
@@ -123,12 +122,10 @@ def test_no_card_vanishes() -> None:
         assert made, f"seed {seed}: the witch Which Witch became is nowhere: {shown['discard']}"
 
 
-def test_rally_marks_stay_with_their_holder() -> None:
+def test_rally_marks_on_played_cards() -> None:
     """Source: "Rallies are denoted with a `!` after the Power Type or the Tribe"; the rules doc: "Rallies are private:
     the opponent and spectators are not told of them at all". A played card shows the table its level but no `!`
     mark and no rally list; only its holder's hand shows them."""
-    from tests.engine.test_properties import check_rally_marks
-
     deck = ["Lvl.1 Skeleton", "Lvl.1 Vampire", "Lvl.1 Dragon", "Lvl.1 Holy Wolf", "Lvl.1 Pirate", "Lvl.1 Giant"]
     wolves = ["Lvl.0 Holy Wolf", "Lvl.1 Fire Wolf", "Lvl.1 Ancient Wolf", "Lvl.1 Nightmare Wolf"]
     state = start([wolves, ["Lvl.1 Serpent"] * 3], deck)
@@ -142,3 +139,13 @@ def test_rally_marks_stay_with_their_holder() -> None:
         assert [c["text"] for c in shown["discard"]] == ["Lvl.3 Fire Wolf {2}", "Lvl.1 Serpent {0}"]
         check_rally_marks(shown)
         assert "Wolf!" not in told(events_of(events, "reveal") + events_of(events, "fight"), seat)
+
+
+def test_empires_falling_at_one_moment_compare_hp() -> None:
+    """The ruling for a truly simultaneous fall: the Lusting Witch's "battle" hits both Empires at once ("You take
+    damage from the small one and your opponent takes damage from the big one"); both fall in it, so the higher
+    HP wins (seat 0 at 0 beats seat 1 at -4), though seat 0's hit is named first."""
+    state, _ = witch_duel("Lvl.4 Lusting Witch", "Lvl.1 Serpent", hands=[["Lvl.1 Dragon"], ["Lvl.1 Skeleton"]], hp=3)
+    outcome = view(state)["outcome"]
+    assert outcome is not None and outcome["reason"] == "knockout"
+    assert view(state)["hp"] == [0, -4] and outcome["winner"] == 0
