@@ -140,15 +140,18 @@ class Card:
         """The card as it leaves play: cooldown gone (rally bonuses stay, they are permanent)."""
         return replace(self, ready_turn=0)
 
-    def notation(self, turn: int | None = None) -> str:
-        """The rules' one-line form: ``Lvl.X <Type> <Tribe> {b}``, ``!`` for rallies, ``: (#)``/``: (-)``."""
+    def notation(self, turn: int | None = None, *, marks: bool = False) -> str:
+        """The rules' one-line form: ``Lvl.X <Type> <Tribe> {b}``, ``: (#)``/``: (-)``; with ``marks``, ``!`` for rallies.
+
+        A rally is its holder's secret: the ``!`` marks are shown only in the holder's own hand (``marks=True``),
+        never on a card the table sees (played, discarded, in the log)."""
         if self.is_witch:
-            middle = f"{self.witch}{'!' if self.witch_rally else ''}"
+            middle = f"{self.witch}{'!' if marks and self.witch_rally else ''}"
         else:
             parts = []
             if self.ptype is not None:
-                parts.append(f"{self.ptype.value}{'!' if self.type_rally else ''}")
-            parts.append(f"{self.name}{'!' if self.tribe_rally else ''}")
+                parts.append(f"{self.ptype.value}{'!' if marks and self.type_rally else ''}")
+            parts.append(f"{self.name}{'!' if marks and self.tribe_rally else ''}")
             middle = " ".join(parts)
         text = f"Lvl.{self.level} {middle} {{{self.base}}}"
         if self.banned:

@@ -99,6 +99,9 @@ class Hit:
 class Hooks:
     """Every hook, doing nothing by default. ``t`` is the table being changed."""
 
+    counts_passed_plays = False
+    """Whether ``played`` also sees a card played against a pass (only where the witch's ruling says so)."""
+
     def power(self, t: Table, src: Source, fight: Fight, seat: int, power: int) -> int:
         """The fighting power of ``seat``'s card in ``fight``."""
         return power

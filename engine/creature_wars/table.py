@@ -11,6 +11,7 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
@@ -87,6 +88,7 @@ class Table:
         self.cast = list(state.cast)
         self.sacks = [list(state.sacks[0]), list(state.sacks[1])]
         self.events: list[Event] = []
+        self.at_once = 0  # > 0 inside :meth:`together`: HP changes there count as one moment
 
     def freeze(self, version: int) -> State:
         return replace(
@@ -103,7 +105,7 @@ class Table:
             sealed=(self.sealed[0], self.sealed[1]),
             rng=self.rng.state,
             next_uid=self.next_uid,
-            last_draw_turn=self.last_draw_turn,
+            last_draw_turn=None if self.deck else self.last_draw_turn,  # a deck holding cards is not drawn out
             witch_rallied=(self.witch_rallied[0], self.witch_rallied[1]),
             last_duel=self.last_duel,
             outcome=self.outcome,
@@ -326,7 +328,7 @@ class Table:
         if card is None:
             return None
         card = self.enter(seat, card)
-        shown = card.notation(self.turn)
+        shown = card.notation(self.turn, marks=not public)
         if public:
             self.emit(kind, f"{who(seat)} {why}: {shown}.", seat=seat, card=shown)
         else:
@@ -338,7 +340,7 @@ class Table:
         """Draw ``n`` cards from the top of the deck; only the drawer learns which. Returns how many were drawn."""
         drawn = 0
         for _ in range(n):
-            if not self.deck:
+            if not self.deck or self.outcome is not None:
                 break
             card: Card | None = self.deck.pop(0)
             if not self.deck:
@@ -352,7 +354,7 @@ class Table:
                 self.emit("draw", f"{who(seat)} {reason}.", seat=seat)
                 continue
             card = self.enter(seat, card)
-            shown = card.notation(self.turn)
+            shown = card.notation(self.turn, marks=True)
             self.emit("draw", f"{who(seat)} {reason}.", {seat: {"text": f"You draw {shown}.", "card": shown}},
                       seat=seat)
         return drawn
@@ -363,7 +365,8 @@ class Table:
         self.removed.append(old)
         self.hands[seat].append(new)
         self.emit("transform", f"A card in {who(seat)}'s hand {why}.",
-                  {seat: {"text": f"Your {old.notation()} {why}: now {new.notation()}.", "card": new.notation()}},
+                  {seat: {"text": f"Your {old.notation(marks=True)} {why}: now {new.notation(marks=True)}.",
+                          "card": new.notation(marks=True)}},
                   seat=seat)
         self.rally(seat)
 
@@ -371,7 +374,12 @@ class Table:
 
     def damage(self, seat: Seat, amount: int, why: str, *, kind: str = "effect", card: Card | None = None,
                winner_card: Card | None = None, fight_cards: Sequence[Card | None] = ()) -> int:
-        """Damage an Empire after every modifier has had its say (base, times, plus, halving); returns what was dealt."""
+        """Damage an Empire after every modifier has had its say (base, times, plus, halving); returns what was dealt.
+
+        An Empire that falls to 0 HP or less loses there and then (see :meth:`knockout`); once the match is over
+        nothing deals damage any more."""
+        if self.outcome is not None:
+            return 0
         hit = Hit(seat, amount, kind, card, winner_card)
         for hooks, src in self.fight_sources(fight_cards) if fight_cards else self.rule_sources():
             hooks.damage(self, src, hit)
@@ -381,15 +389,37 @@ class Table:
                 self.emit("damage", f"{who(seat)}'s Empire takes no damage ({why}).", seat=seat, amount=0,
                           hp=self.hp[seat])
             return 0
+        before = self.hp[seat]
         self.hp[seat] -= total
         self.emit("damage", f"{who(seat)}'s Empire takes {total} damage ({why}); {self.hp[seat]} HP left.",
                   seat=seat, amount=total, hp=self.hp[seat])
+        if before > 0 >= self.hp[seat]:
+            # the moment it fell: falls inside one ``together`` block share theirs
+            self.set_count(f"fell:{seat}", self.count("falls") + 1 if self.at_once else self.bump("falls"))
+        if not self.at_once and not self.count("mayhem"):
+            self.knockout()
         return total
 
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """HP changes that happen at one moment (an effect hitting both Empires at once): a knockout is checked
+        after all of them, and two Empires falling in them fall together."""
+        self.at_once += 1
+        try:
+            yield
+        finally:
+            self.at_once -= 1
+            if not self.at_once:
+                self.bump("falls")
+                if not self.count("mayhem"):
+                    self.knockout()
+
     def heal(self, seat: Seat, amount: int, why: str) -> None:
-        if amount <= 0:
+        if amount <= 0 or self.outcome is not None:
             return
         self.hp[seat] += amount
+        if self.hp[seat] > 0:
+            self.set_count(f"fell:{seat}", 0)
         self.emit("heal", f"{who(seat)}'s Empire gains {amount} HP ({why}); {self.hp[seat]} HP.",
                   seat=seat, amount=amount, hp=self.hp[seat])
 
@@ -413,6 +443,8 @@ class Table:
 
         The asking effect's ``answer`` hook receives the chosen index. Only ``seat`` sees the options.
         """
+        if self.outcome is not None:
+            return  # the match ended during the asking effect: nothing is left to choose
         spec = spec_of(src.card) if src.card else None
         key = spec.key if spec else ""
         limit = self.state.options.answer_seconds if timeout is None else timeout
@@ -480,14 +512,14 @@ class Table:
                 if card.is_witch:
                     if witches >= RALLY_SIZE and not card.witch_rally:
                         hand[i] = replace(card, witch_rally=True, level=card.level + 2)
-                        upgrades.append(f"{card.notation()} → Lvl.{card.level + 2}")
+                        upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + 2}")
                     continue
                 tribe_rally = card.tribe_rally or (card.kin is not None and kins.get(card.kin, 0) >= RALLY_SIZE)
                 type_rally = card.type_rally or (card.ptype is not None and types.get(card.ptype, 0) >= RALLY_SIZE)
                 if (tribe_rally, type_rally) != (card.tribe_rally, card.type_rally):
                     bonus = rally_bonus(tribe_rally, type_rally) - rally_bonus(card.tribe_rally, card.type_rally)
                     hand[i] = replace(card, tribe_rally=tribe_rally, type_rally=type_rally, level=card.level + bonus)
-                    upgrades.append(f"{card.notation()} → Lvl.{card.level + bonus}")
+                    upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + bonus}")
             if upgrades:
                 self.set_count(f"rallied:{seat}", 1)
                 self.emit("rally", f"{who(seat)} forms a Rally.", {seat: {"text": "Rally! " + "; ".join(upgrades)}},
@@ -506,9 +538,18 @@ class Table:
     # == the turn ===========================================================
 
     @property
+    def over(self) -> bool:
+        """Whether the match has ended (a knockout may come from any step that changes HP)."""
+        return self.outcome is not None
+
+    @property
     def final_duel(self) -> bool:
-        """True in the turn after the one in which the last card was drawn."""
-        return self.last_draw_turn is not None and self.last_draw_turn < self.turn
+        """True in the turn after the one in which the deck ran out, while it is still empty.
+
+        One rule for every effect that puts cards into the deck: a deck that holds cards again is not fully
+        drawn, whenever they came (even during the final duel); the final duel and MAYHEM wait until it is
+        empty again."""
+        return self.last_draw_turn is not None and self.last_draw_turn < self.turn and not self.deck
 
     def start_turn(self) -> None:
         """Next turn: start-of-turn effects, both draw (first drawer alternating), then the sealed duel opens."""
@@ -523,12 +564,16 @@ class Table:
                 held.held_start(self, Source(src.owner, self._current(src.card)))
         if self.outcome is not None:
             return
-        if self.last_draw_turn is None and not self.deck:
-            self.last_draw_turn = self.turn - 1
+        if self.deck:
+            self.last_draw_turn = None  # refilled: drawing goes on
+        elif self.last_draw_turn is None:
+            self.last_draw_turn = self.turn - 1  # emptied last turn without a draw (destroyed, shuffled away ...)
         if not self.final_duel:
             for seat in (self.first_drawer, 1 - self.first_drawer):
                 if all(h.draws(self, s, seat) for h, s in self.rule_sources()):
                     self.draw(seat)
+            if self.over:
+                return  # a draw knocked an Empire out (The Witch of Tantalus' thirst)
         if self.final_duel:
             self.emit("final_duel", "The deck is empty: one final duel, then MAYHEM!")
         self.open_duel()
@@ -566,17 +611,20 @@ class Table:
         self.cast = [not (c is not None and c.is_witch) for c in played]
         shown = [c.notation() if c else "pass" for c in played]
         self.emit("reveal", f"Revealed: {shown[0]} vs {shown[1]}.", cards=shown)
+        passed = None in played
         for seat, card in enumerate(played):
             if card is not None:
                 for hooks, src in self.rule_sources():
-                    hooks.played(self, src, seat, card)
+                    if hooks.counts_passed_plays or not passed:
+                        hooks.played(self, src, seat, card)
 
     def resolve(self) -> None:
         """Cast the witches (first drawer first), fight, end the turn; stop wherever a question is asked."""
         assert self.in_play is not None
+        passed = None in self.in_play  # a pass cancels everything: the other card casts nothing
         for seat in (self.first_drawer, 1 - self.first_drawer):
             card = self.in_play[seat]
-            if self.cast[seat] or card is None:
+            if self.cast[seat] or card is None or passed:
                 self.cast[seat] = True
                 continue
             self.cast[seat] = True
@@ -688,6 +736,8 @@ class Table:
                 self.damage(loser, fight.damage[loser], "lost the duel", kind="duel", card=cards[loser],
                             winner_card=cards[winner], fight_cards=cards)
             self.tally(fight)
+            if self.outcome is not None:
+                return  # knocked out: the match ends there
         for hooks, src in self.fight_sources(cards):
             hooks.after_fight(self, src, fight)
         if winner is not None and not any(witches):
@@ -739,11 +789,19 @@ class Table:
     # == the end ============================================================
 
     def knockout(self) -> None:
+        """The first Empire to fall to 0 HP or less loses. Both down (kept alive a while by an effect): the one
+        that fell first loses; fallen together, the higher HP wins and equal HP is a draw."""
+        if self.outcome is not None:
+            return
         down = [s for s in (0, 1) if self.hp[s] <= 0 and self.can_lose(s)]
         if not down:
             return
         if len(down) == 2:
-            winner = None if self.hp[0] == self.hp[1] else (0 if self.hp[0] > self.hp[1] else 1)
+            fell = [self.count(f"fell:{s}") for s in (0, 1)]
+            if fell[0] != fell[1] and all(fell):
+                winner: Seat | None = 0 if fell[0] > fell[1] else 1
+            else:
+                winner = None if self.hp[0] == self.hp[1] else (0 if self.hp[0] > self.hp[1] else 1)
         else:
             winner = 1 - down[0]
         self.finish(winner, OutcomeReason.KNOCKOUT)

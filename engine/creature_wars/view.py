@@ -14,17 +14,19 @@ __all__ = ["card_view", "view"]
 
 
 @functools.lru_cache(maxsize=8192)
-def _card_face(card: Card) -> dict[str, Any]:
-    """The parts of a card's view that depend on the card alone (cards are immutable values)."""
+def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
+    """The parts of a card's view that depend on the card alone (cards are immutable values).
+
+    Rallies (``!`` and ``rally``) only with ``marks``: in the holder's own hand; a card the table sees shows none."""
     out: dict[str, Any] = {
-        "text": card.notation(),
+        "text": card.notation(marks=marks),
         "kind": card.kind.value,
         "level": card.level,
         "base": card.base,
         "tribe": card.tribe.value if card.tribe else None,
         "type": card.ptype.value if card.ptype else None,
         "rally": [name for name, on in (("tribe", card.tribe_rally), ("type", card.type_rally),
-                                          ("witch", card.witch_rally)) if on],
+                                          ("witch", card.witch_rally)) if on and marks],
     }
     if card.is_witch:
         assert card.witch is not None
@@ -36,13 +38,14 @@ def _card_face(card: Card) -> dict[str, Any]:
 
 
 def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
-    """A card as a client draws it; never its internal id. With ``turn``: its cooldown and playability too."""
-    face = _card_face(card)
+    """A card as a client draws it; never its internal id. With ``turn`` (a card in its holder's hand, shown to
+    the holder): its rally marks, cooldown and playability too; without, the face the table sees."""
     if turn is None:
-        return face
+        return _card_face(card)
+    face = _card_face(card, True)
     return {
         **face,
-        "text": card.notation(turn),
+        "text": card.notation(turn, marks=True),
         "cooldown": card.cooldown(turn),
         "banned": card.banned,
         "playable": card.playable(turn),
@@ -75,7 +78,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "phase": state.phase.value,
         "turn": state.turn,
         "first_drawer": state.first_drawer,
-        "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn,
+        "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn and not state.deck,
         "hp": list(state.hp),
         "max_hp": state.options.hp,
         "deck": len(state.deck),

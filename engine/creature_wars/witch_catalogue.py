@@ -626,7 +626,8 @@ CATALOGUE: tuple[WitchSpec, ...] = (
 
             "The card you next draw goes back into the deck at a random place; you get instead a random creature "
             "of the Tribe you hold most of (ties at random). The drawer is not told which card went back. Only "
-            "real Tribes count (not banned or no-rally cards); with no creature in hand the Tribe is random."
+            "real Tribes count (not banned or no-rally cards); with no creature in hand the Tribe is random. "
+            "The opponent and spectators are told that the draw was replaced, never the granted Tribe."
 
         ),
     ),
@@ -721,7 +722,8 @@ CATALOGUE: tuple[WitchSpec, ...] = (
         text="Choose a Tribe to get 2 random creatures from: Wolf, Skeleton, or Pirate.",
         source_name="Witch of the Legion",
         ruling=(
-            "The chosen Tribe and the creatures are hidden from the opponent."
+            "The chosen Tribe and the creatures are hidden from the opponent and spectators: they are told only "
+            "that two creatures were gained."
         ),
     ),
     WitchSpec(
@@ -834,7 +836,8 @@ CATALOGUE: tuple[WitchSpec, ...] = (
             "The effects resolve in the order the witches sit in their hand, each as if your opponent had cast "
             "it; then those witches are discarded. Each witch leaves the hand just before its cast; one an "
             "earlier cast moved out of that hand is not cast. Their questions go to the opponent one after "
-            "another. There are no escape or death triggers; each witch is discarded."
+            "another. There are no escape or death triggers; each witch is discarded. A Which Witch cast this "
+            "way leaves the game and the witch it becomes flees to the discard pile in its place."
 
         ),
     ),

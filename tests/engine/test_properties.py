@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,12 +102,15 @@ def walk(value: Any) -> Iterator[tuple[str | None, Any]]:
 
 
 def check_conservation(state: State, start: State) -> None:
-    """No card is lost or duplicated; new cards are only those the engine made (witches, tokens, creatures)."""
+    """Every card is in exactly one zone: none lost (made ones included) or duplicated; new cards are only those
+    the engine made (witches, tokens, creatures)."""
     uids = [c.uid for c in zones(state)]
     assert len(uids) == len(set(uids)), "a card is in two places"
     initial = {c.uid for c in zones(start)}
     generated = set(range(start.next_uid, state.next_uid))
     assert initial <= set(uids) <= initial | generated
+    lost = set(range(state.next_uid)) - set(uids)
+    assert not lost, f"cards made but in no zone: {sorted(lost)}"
     for seat in (0, 1):
         sealed = state.sealed[seat]
         assert sealed is None or sealed == PASS or 0 <= sealed < len(state.hands[seat])
@@ -128,7 +132,7 @@ def check_view(state: State, seat: Seat | None) -> None:
         entry = view["hands"][s]
         assert entry["count"] == len(state.hands[s])
         if s == seat:
-            assert [c["text"] for c in entry["cards"]] == [c.notation(state.turn) for c in state.hands[s]]
+            assert [c["text"] for c in entry["cards"]] == [c.notation(state.turn, marks=True) for c in state.hands[s]]
         else:
             assert set(entry) == {"count"}
     if seat is None:
@@ -136,6 +140,7 @@ def check_view(state: State, seat: Seat | None) -> None:
     else:
         own = state.sealed[seat]
         assert ("locked_slot" in view) == (own is not None and own != PASS)
+    check_rally_marks(view)
     public = {c.notation() for c in [*state.discard, *state.removed]}
     public |= {c.notation() for c in state.in_play or () if c is not None}
     if state.last_duel is not None:
@@ -151,6 +156,24 @@ def check_view(state: State, seat: Seat | None) -> None:
         assert card.notation(state.turn) not in blob
 
 
+def check_rally_marks(view: dict[str, Any]) -> None:
+    """A rally is its holder's secret: no card the table sees (played, in the last duel, discarded) shows a ``!``
+    or a rally list; only the viewer's own hand does."""
+    seat = view["seat"]
+    table = {k: v for k, v in view.items() if k not in ("hands", "locked_card", "question")}
+    if seat is not None:
+        table["hands"] = [h for s, h in enumerate(view["hands"]) if s != seat]
+    for key, value in walk(table):
+        if key == "rally":
+            assert value == [], f"a rally shows on the table: {view}"
+        if key == "text" and isinstance(value, str) and value.startswith("Lvl."):
+            assert "!" not in value.split("{")[0], f"a rally mark shows on the table: {value}"
+
+
+MARKED = re.compile(r"Lvl\.\d+ [^{}\"]*!\s*[^{}\"]*\{")
+"""A card in notation with a rally mark (``Lvl.3 Fire Wolf! {2}``)."""
+
+
 def check_events(events: list[Event]) -> None:
     """A seat's secret reaches that seat only: the other seat and spectators get the public part,
     or nothing at all for a private event."""
@@ -160,6 +183,8 @@ def check_events(events: list[Event]) -> None:
             told = redact_all([event], seat)
             if event.private and (seat is None or seat not in event.secret):
                 assert told == []
+            if seat not in event.secret:
+                assert not MARKED.search(json.dumps(told, ensure_ascii=False)), f"a rally mark is told: {told}"
         if event.private:
             assert not any(k != "text" for k in event.public) or all(k not in s for s in event.secret.values()
                                                                    for k in event.public if k != "text")

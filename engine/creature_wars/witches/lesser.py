@@ -351,6 +351,8 @@ class TheEarlyWitch(Effect):
 class WitchInTimeRule(Rule):
     """The owner's next played card has +3 power in its duel (``data``: the turn it was played)."""
 
+    counts_passed_plays = True  # its ruling: the +3 goes to the next card played, even against a pass
+
     def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
         mod = src.mod
         if mod is None or seat != mod.owner or mod.data or mod not in t.modifiers:

@@ -260,7 +260,7 @@ class DemocraticWitch(Effect):
             new = replace(card, level=max(0, card.level - bonus), tribe_rally=False, type_rally=False,
                           witch_rally=False).tagged(NO_RALLY)
             t.update(new)
-            changes.append(f"{card.notation(t.turn)} → Lvl.{new.level}")
+            changes.append(f"{card.notation(t.turn, marks=True)} → Lvl.{new.level}")
         if not changes:
             t.emit("effect", f"There is no Rally in {who(other)}'s hand to disband.", seat=other)
             return
@@ -428,8 +428,9 @@ class LustingWitch(Effect):
         small = _weakest_first(t, theirs)[0]
         t.emit("effect", f"{who(src.owner)}'s {big.notation()} \"battles\" {who(other)}'s {small.notation()}. "
                          "The Lusting Witch watches…", cards=[big.notation(), small.notation()])
-        t.damage(src.owner, small.base, f"{small.notation()} (Lusting Witch)")
-        t.damage(other, big.base, f"{big.notation()} (Lusting Witch)")
+        with t.together():  # one "battle": both Empires are hit at once
+            t.damage(src.owner, small.base, f"{small.notation()} (Lusting Witch)")
+            t.damage(other, big.base, f"{big.notation()} (Lusting Witch)")
 
 
 @rule(SUN_RULE)
@@ -441,13 +442,14 @@ class SunExplosions(Rule):
             t.update(card.untagged(SUN))
 
     def turn_end(self, t: Table, src: Source) -> None:
-        for seat in (0, 1):
-            for card in list(t.hands[seat]):
-                if card.has(SUN) and card.tag(SUN) == t.turn:
-                    cooled = card.untagged(SUN)
-                    t.update(cooled)
-                    t.to_discard(seat, cooled, "explodes (Sun Witch)")
-                    t.damage(seat, cooled.base, f"{cooled.notation()} explodes", card=cooled)
+        with t.together():  # every heated creature explodes at the same moment
+            for seat in (0, 1):
+                for card in list(t.hands[seat]):
+                    if card.has(SUN) and card.tag(SUN) == t.turn:
+                        cooled = card.untagged(SUN)
+                        t.update(cooled)
+                        t.to_discard(seat, cooled, "explodes (Sun Witch)")
+                        t.damage(seat, cooled.base, f"{cooled.notation()} explodes", card=cooled)
 
 
 @effect("sun_witch")
@@ -525,6 +527,8 @@ class ProudWitch(Effect):
 class LuckyWitchRule(Rule):
     """The owner's next creature played always wins its duel (``value``: that creature's uid + 1, once played)."""
 
+    counts_passed_plays = True  # its ruling: the luck is used up even if the opponent passed
+
     def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
         if seat == src.owner and not card.is_witch and src.mod is not None and not src.mod.value:
             _set_value(t, src.mod, card.uid + 1)
@@ -553,9 +557,7 @@ class WishingWitchRule(Rule):
         if seat != src.owner or src.mod is None or card.uid == t.count(f"wished:{seat}") - 1:
             return card  # not the owner's draw, or a card another wish just granted: that wish waits
         t.drop_modifier(src.mod)
-        t.to_deck(card)
-        if t.last_draw_turn == t.turn and t.deck:
-            t.last_draw_turn = None  # the card went back: the deck is not empty after all
+        t.to_deck(card)  # the deck holds a card again: it is not fully drawn (the table's one rule)
         counts: dict[Tribe, int] = {}
         for held in t.hands[seat]:
             if held.is_witch or held.tribe is None or held.banned or held.has(NO_RALLY):
@@ -566,8 +568,9 @@ class WishingWitchRule(Rule):
             tribe = t.pick([tr for tr in Tribe if counts.get(tr) == most])
         else:
             tribe = t.pick(list(Tribe))
-        t.emit("wish", f"{who(seat)}'s draw goes back into the deck; the Wishing Witch grants a {tribe.value} instead.",
-               seat=seat)
+        text = f"{who(seat)}'s draw goes back into the deck; the Wishing Witch grants a creature instead"
+        # the Tribe would tell the others what the holder holds most of: only the holder learns it
+        t.emit("wish", f"{text}.", {seat: {"text": f"{text}: a {tribe.value}.", "tribe": tribe.value}}, seat=seat)
         granted = t.new_creature(tribe)
         t.set_count(f"wished:{seat}", granted.uid + 1)
         return granted
@@ -753,7 +756,8 @@ class WitchOfTheChosenLegion(Effect):
     def answer(self, t: Table, src: Source, pending: Pending, choice: int) -> None:
         tribe = LEGIONS[choice]
         for _ in range(2):
-            t.gain(src.owner, t.new_creature(tribe), f"gains a {tribe.value} (Witch of the Chosen Legion)")
+            # the chosen Tribe is hidden: the others learn only that a creature was gained
+            t.gain(src.owner, t.new_creature(tribe), "gains a creature (Witch of the Chosen Legion)")
 
 
 @rule(SEDUCED)

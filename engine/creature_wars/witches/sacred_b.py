@@ -206,9 +206,10 @@ class Berserker(Rule):
 # == Pandora's Witch =======================================================
 
 @contextmanager
-def standing_in_play(t: Table, seat: int, card: Card | None) -> Iterator[None]:
+def standing_in_play(t: Table, seat: int, card: Card | None, stood: list[Card] | None = None) -> Iterator[None]:
     """While a witch is cast from a hand, it stands in play for ``seat`` (an effect that changes "this card" changes
-    it, not the card really in play); the card really in play is put back afterwards."""
+    it, not the card really in play); the card really in play is put back afterwards. ``stood`` receives the card
+    standing there at the end (another one if the witch became it: Which Witch)."""
     if t.in_play is None or card is None:
         yield
         return
@@ -218,6 +219,9 @@ def standing_in_play(t: Table, seat: int, card: Card | None) -> Iterator[None]:
         yield
     finally:
         if t.in_play is not None:
+            standing = t.in_play[seat]
+            if stood is not None and standing is not None:
+                stood.append(standing)
             t.in_play[seat] = saved
 
 
@@ -247,13 +251,17 @@ class PandorasWitch(Effect):
             t.emit("witch", f"{who(seat)}'s {card.witch} casts: {spec.text if spec else ''}", seat=seat,
                    witch=card.witch, card=card.notation())
             eff = effect_of(card)
+            stood: list[Card] = []
             if eff is not None:
-                with standing_in_play(t, seat, card):
+                with standing_in_play(t, seat, card, stood):
                     eff.cast(t, Source(seat, card))
-            if all(gone.uid != card.uid for gone in t.removed):  # a cast may take its own card out of the game
-                t.discard.append(card.fresh())
-                t.emit("discard", f"{who(seat)}'s {card.notation()} flees (Pandora's Witch).", seat=seat,
-                       card=card.notation())
+            fleeing = [card] if all(gone.uid != card.uid for gone in t.removed) else []  # a cast may remove its card
+            if stood and stood[0].uid != card.uid:
+                fleeing.append(stood[0])  # the witch became another (Which Witch): that one flees too
+            for gone in fleeing:
+                t.discard.append(gone.fresh())
+                t.emit("discard", f"{who(seat)}'s {gone.notation()} flees (Pandora's Witch).", seat=seat,
+                       card=gone.notation())
             if t.outcome is not None:
                 return
             if t.pending is not None:
@@ -583,8 +591,9 @@ class WiccanLittle(Effect):
     def died(self, t: Table, src: Source, fight: Fight) -> None:
         if t.chance(50):
             note(t, "Wiccan Little panics: THE SKY IS FALLING! And it does.")
-            for seat in (src.owner, 1 - src.owner):
-                t.damage(seat, 5, "the sky fell (Wiccan Little)")
+            with t.together():  # the sky falls on both Empires at once
+                for seat in (src.owner, 1 - src.owner):
+                    t.damage(seat, 5, "the sky fell (Wiccan Little)")
         else:
             note(t, "Wiccan Little panics: THE SKY IS FALLING! ...but it holds.")
 

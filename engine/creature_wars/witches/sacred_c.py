@@ -279,7 +279,8 @@ class HaggelWitchel(Effect):
         t.add_modifier("haggel_witchel", src.owner, "Haggel & Witchel: the next player to draw a Witch card takes 12 damage.")
         for seat in (t.first_drawer, 1 - t.first_drawer):
             while len(t.hands[seat]) < 8 and t.deck:
-                t.draw(seat, 1, "draws a card (Haggel & Witchel)")
+                if not t.draw(seat, 1, "draws a card (Haggel & Witchel)"):
+                    break  # the match ended (the curse's 12 damage)
 
 
 # == Storytime Witch =======================================================

@@ -326,7 +326,8 @@ def test_wishing_witch_replaces_the_next_draw() -> None:
     assert any(c.notation() == "Lvl.6 Dragon {7}" for c in state.deck)
     assert modifiers(state) == []
     assert hand(state, 1)[-1] == "Lvl.1 Skeleton {3}"  # the opponent's draw is not touched
-    assert "grants a Giant instead" in told(events, 1) and "Lvl.6 Dragon" not in told(events, 1)
+    assert "grants a creature instead" in told(events, 1) and "Lvl.6 Dragon" not in told(events, 1)
+    assert "Giant" not in told(events, 1) and "grants a creature instead: a Giant" in told(events, 0)
 
 
 def test_shamanic_witch_randomizes_power_types() -> None:
