@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -33,7 +29,6 @@ from client.screens.table import decision_of
 __all__ = [
     "FACE_DOWN",
     "FairyMeatScreen",
-    "SpoilsScreen",
     "choice_text",
     "code_card",
     "combat_renderable",
@@ -91,10 +86,9 @@ fairy attacks, wrestles, eats a mushroom or kisses a condition away. In a combat
 declare Add or Subtract (sealed), then for each attack choose Trumps of one colour (or
 None) and a Numbered card, both sealed and revealed together. Same colours: the highest
 wins; different colours: the lowest. The reveal panel shows each step of the sum the
-server made. Opponent's Trumps kept face down show only as 🂠.
+server made. Opponent's Trumps kept face down show only as 🂠. Nobody may look through the
+Spoils Heap: the table shows its size and its top card.
 """
-
-KEYS_HELP_EXTRA = "  t           browse the Spoils Heap's face-up cards\n"
 
 
 # -- pure drawing helpers ---------------------------------------------------------
@@ -372,12 +366,18 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
 
 
 def heap_renderable(view: Mapping[str, Any]) -> Text:
-    """The Spoils Heap's count (face up and face down) and the Fairy Deck's."""
-    up = len(view.get("spoils") or ())
-    down = int(view.get("spoils_face_down") or 0)
+    """The Spoils Heap's size and top card (nobody may look through it) and the Fairy Deck's count."""
+    size = view.get("spoils")
+    count = int(size) if isinstance(size, int) else 0
     out = Text("Spoils Heap: ", style="bold")
-    out.append(f"{up + down} cards ({up} face up, {down} face down)")
-    out.append(" (t to browse)", style="dim")
+    out.append(f"{count} card{'' if count == 1 else 's'}")
+    top = view.get("spoils_top")
+    if count:
+        out.append(", top ")
+        if top:
+            out.append_text(face_text(top))
+        else:
+            out.append("face down", style="italic")
     out.append(" · ")
     out.append("Fairy Deck: ", style="bold")
     out.append(f"{view.get('deck', '?')} cards")
@@ -500,40 +500,6 @@ def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any]
     return "waiting for the opponent" + clock
 
 
-# -- the Spoils Heap ----------------------------------------------------------------
-
-
-class SpoilsScreen(ModalScreen[None]):
-    """The Spoils Heap's face-up cards, oldest first, and how many lie face down (never shown); Esc or t closes."""
-
-    DEFAULT_CSS = """
-    SpoilsScreen { align: center middle; }
-    SpoilsScreen > Vertical { width: 84; height: auto; max-height: 90%; border: round $accent; padding: 1 2;
-                              background: $panel; }
-    SpoilsScreen VerticalScroll { height: auto; max-height: 30; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss", "close"),
-        Binding("t", "dismiss", "close"),
-        Binding("q", "dismiss", "close"),
-    ]
-
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        super().__init__()
-        self.spoils = list(view.get("spoils") or ())
-        self.face_down = int(view.get("spoils_face_down") or 0)
-
-    def compose(self) -> ComposeResult:
-        body = Text("Spoils Heap", style="bold")
-        body.append(f" — {len(self.spoils)} face up (oldest first), {self.face_down} face down (never shown)\n\n")
-        body.append_text(faces_text(self.spoils, empty="no face-up cards"))
-        with Vertical():
-            with VerticalScroll():
-                yield Static(body, id="spoils")
-            yield Static("[dim]Esc or t closes[/dim]")
-
-
 # -- the screen ---------------------------------------------------------------------
 
 
@@ -544,7 +510,7 @@ class FairyMeatScreen(SolitaireScreen):
     """
 
     GAME_TITLE = "Fairy Meat"
-    RULES_HELP = RULES + "\n" + KEYS_HELP_EXTRA
+    RULES_HELP = RULES
 
     DEFAULT_CSS = """
     FairyMeatScreen #body { height: 1fr; }
@@ -554,10 +520,6 @@ class FairyMeatScreen(SolitaireScreen):
     FairyMeatScreen #combat, FairyMeatScreen #reveal, FairyMeatScreen #heap { height: auto; margin-top: 1; }
     FairyMeatScreen #me { margin-top: 1; }
     """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "spoils", "spoils heap"),
-    ]
 
     def __init__(self, room: str, game: str, *, spectator: bool) -> None:
         super().__init__(room, game, spectator=spectator)
@@ -642,13 +604,6 @@ class FairyMeatScreen(SolitaireScreen):
     def _tick(self) -> None:
         if self.deadline is not None:
             self._refresh_status()
-
-    # -- keys ------------------------------------------------------------------------
-
-    def action_spoils(self) -> None:
-        """Browse the Spoils Heap's face-up cards (public to everyone)."""
-        if self.view is not None:
-            self.app.push_screen(SpoilsScreen(self.view))
 
 
 def _record_key(last: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -8,7 +8,7 @@ list ``legal`` returns), so what is listed and what is accepted never disagree.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Mapping
 
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
@@ -114,10 +114,21 @@ class Table:
             if not pool:
                 return None
             s.deck = self.shuffle(pool)
-            s.spoils, s.spoils_down = [], []
+            s.spoils, s.spoils_down, s.spoils_top = [], [], None
             self.emit("reshuffle", f"The Fairy Deck is empty: the Spoils Heap ({_plural(len(pool), 'card')}) is "
                       "shuffled into a new Fairy Deck.", deck=len(s.deck))
         return s.deck.pop(0)
+
+    def discard(self, up: Sequence[str], down: Sequence[str] = ()) -> None:
+        """Cards to the Spoils Heap: ``up`` face up, then ``down`` face down on top of them; the heap shows only
+        its top card, and only when that card went there face up."""
+        s = self.s
+        s.spoils += list(up)
+        s.spoils_down += list(down)
+        if down:
+            s.spoils_top = None
+        elif up:
+            s.spoils_top = up[-1]
 
     def fairy(self, seat: int) -> Fairy:
         return self.s.fairies[seat]
@@ -433,7 +444,7 @@ class Table:
             s.deck = list(self.o.deck)
         else:
             s.deck = self.shuffle(self.o.fairy_deck())
-        s.spoils, s.spoils_down = [], []
+        s.spoils, s.spoils_down, s.spoils_top = [], [], None
         s.fairies = [self.new_fairy(seat) for seat in (0, 1)]
         best = f" (best of {self.o.best_of}; {s.wins[0]}-{s.wins[1]})" if self.o.best_of > 1 else ""
         self.emit("duel", f"Duel {s.duel}{best}: the Fairy Deck holds {_plural(len(s.deck), 'card')}.", duel=s.duel,
@@ -739,7 +750,7 @@ class Table:
             else:
                 red += 1
             aces += card == cards.ACE_OF_SPADES
-        self.s.spoils += drawn
+        self.discard(drawn)
         head = f"Nasty Hit on {who(seat)} ({why}): the server draws {_faces(drawn)}"
         if joker:
             final = (damage + 1) // 2
@@ -900,7 +911,7 @@ class Table:
             f.acted, f.bonus, f.order_cards = False, 0, []
         if self.o.spoils is Spoils.RESHUFFLE and s.round > 1:
             s.deck = self.shuffle(s.deck + s.spoils + s.spoils_down)
-            s.spoils, s.spoils_down = [], []
+            s.spoils, s.spoils_down, s.spoils_top = [], [], None
             self.emit("reshuffle", f"Round {s.round}: the whole Fairy Deck is reshuffled.", deck=len(s.deck))
         place = [0 if f.has("panicked") else 2 if f.has("confused") else 1 for f in s.fairies]
         draws: list[str] = []
@@ -913,7 +924,7 @@ class Table:
             drawn: list[str] = [c for c in pair if c is not None]
             for seat in (0, 1):
                 self.fairy(seat).order_cards.append(drawn[seat])
-            s.spoils += drawn
+            self.discard(drawn)
             values = [cards.order_value(c) for c in drawn]
             draws.append(f"{cards.face(drawn[0])} ({values[0]}) against {cards.face(drawn[1])} ({values[1]})")
             if place[0] != place[1]:
@@ -970,7 +981,6 @@ class Table:
         return False
 
     def t_attack_end(self, task: dict[str, Any]) -> bool:
-        s = self.s
         up: list[str] = []
         down: list[str] = []
         for seat in (0, 1):
@@ -981,8 +991,7 @@ class Table:
                 up.append(side.card)
             side.trumps, side.colour, side.face_down, side.shown = [], None, False, False
             side.card, side.wild, side.wild_points, side.apply_points = None, [], None, False
-        s.spoils += up
-        s.spoils_down += down
+        self.discard(up, down)
         hidden = f"; {_plural(len(down), 'card')} face down" if down else ""
         self.emit("spoils", f"To the Spoils Heap: {_faces(up)}{hidden}.", cards=up, face_down=len(down))
         return True
@@ -993,7 +1002,7 @@ class Table:
         assert c is not None
         left = [len(side.hand) for side in c.sides]
         for side in c.sides:
-            s.spoils_down += side.hand
+            self.discard([], side.hand)
             side.hand = []
         if any(left):
             self.emit("spoils", f"The combat is over: the cards left in the combat hands ({left[0]} and {left[1]}) go "
@@ -1008,7 +1017,7 @@ class Table:
         if card is None:
             self.emit("fungus", "The Fairy Deck and the Spoils Heap are empty: the mushroom does nothing.", seat=seat)
             return True
-        self.s.spoils.append(card)
+        self.discard([card])
         head = f"The mushroom's card is {cards.face(card)}"
         if cards.is_joker(card):
             self.emit("fungus", f"{head}: poisoned! She draws for a Nasty Hit.", seat=seat, card=card)

@@ -374,10 +374,11 @@ class Combat:
 class State:
     """Everything about a match, the deck's order and both hands included; only ``view`` lets any of it out.
 
-    ``deck`` is top first. The Spoils Heap is ``spoils`` (face up, public, oldest first) plus
-    ``spoils_down`` (cards that went there face down: unrevealed Trumps and the rest of a
-    combat hand). ``sealed`` holds each seat's locked-in choice in a sealed step; ``last``
-    is the public record of the last attack; ``wins`` counts duels won.
+    ``deck`` is top first. The Spoils Heap is ``spoils`` (cards that went there face up, oldest
+    first) plus ``spoils_down`` (cards that went there face down: unrevealed Trumps and the rest
+    of a combat hand); nobody may look through it, so a view shows only its size and
+    ``spoils_top``, the top card when it went there face up. ``sealed`` holds each seat's
+    locked-in choice in a sealed step; ``last`` is the public record of the last attack; ``wins`` counts duels won.
     """
 
     options: Options
@@ -399,6 +400,7 @@ class State:
     sealed: list[dict[str, Any] | None]
     last: dict[str, Any] | None
     outcome: Outcome | None = None
+    spoils_top: str | None = None
 
     def clone(self) -> State:
         return copy.deepcopy(self)
@@ -429,5 +431,5 @@ def load(data: Mapping[str, Any]) -> State:
         spoils_down=list(raw["spoils_down"]), fairies=[Fairy(**f) for f in raw["fairies"]], order=list(raw["order"]),
         turn=raw["turn"], combat=combat, agenda=[dict(t) for t in raw["agenda"]],
         sealed=[None if s is None else dict(s) for s in raw["sealed"]], last=raw["last"],
-        outcome=None if o is None else Outcome.from_data(o),
+        outcome=None if o is None else Outcome.from_data(o), spoils_top=raw.get("spoils_top"),
     )

@@ -3,7 +3,8 @@
 Public: both fairies, the round and its Order, whose turn, the phase, the combat's
 attack n of m, each combat hand's count, who has locked in, the Trumps face up on the
 table and the count of face-down ones, the last attack's record, the Spoils Heap's
-face-up cards and its face-down count, the deck's count, the outcome.
+size and its top card when that went there face up (nobody may look through the heap), the
+deck's count, the outcome.
 A seat also sees its own combat hand, its own face-down Trumps, its own locked-in
 choice and its legal decisions. Never shown: the deck's order, the other hand, the other
 seat's sealed choice or face-down Trumps, the RNG.
@@ -109,8 +110,8 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "locked": [sealing and state.sealed[s] is not None for s in (0, 1)],
         "timer": None if timed is None else {"seat": timed[0], "seconds": timed[1]},
         "last": state.last,
-        "spoils": [card_view(c) for c in state.spoils],
-        "spoils_face_down": len(state.spoils_down),
+        "spoils": len(state.spoils) + len(state.spoils_down),
+        "spoils_top": None if state.spoils_top is None else card_view(state.spoils_top),
         "deck": len(state.deck),
         "hand": None,
         "my_face_down": [],

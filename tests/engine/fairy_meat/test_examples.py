@@ -64,8 +64,8 @@ def test_a_whole_attack_with_a_cheating_defender() -> None:
     assert (fairy(state, 1)["live"], fairy(state, 1)["kill"]) == (1, 3)
     assert "The combat is over: the cards left in the combat hands (2 and 2) go to the Spoils Heap face down." in texts(events)
     seen = view(state, None)
-    assert [c["code"] for c in seen["spoils"]] == ["KH", "2C", "JH", "7H", "QS", "6D"]
-    assert seen["spoils_face_down"] == 4 and seen["turn"] == 1 and seen["phase"] == "action"
+    assert state.spoils == ["KH", "2C", "JH", "7H", "QS", "6D"] and len(state.spoils_down) == 4
+    assert seen["spoils"] == 10 and seen["spoils_top"] is None and seen["turn"] == 1 and seen["phase"] == "action"
 
 
 def test_both_fairies_cheating() -> None:
