@@ -875,16 +875,23 @@ class Table:
         if not dead:
             return True
         winner = None if len(dead) == 2 else 1 - dead[0]
+        if winner is None:
+            self.end_duel(None, "Both fairies are dead: the duel is drawn.")
+        else:
+            self.end_duel(winner, f"{who(dead[0])}'s fairy is dead: {who(winner)} wins duel {s.duel}.")
+        return True
+
+    def end_duel(self, winner: int | None, text: str, limit: bool = False) -> None:
+        """The duel is over (a death, or the round limit): the match ends, or the next duel begins."""
+        s = self.s
         if s.combat is not None:
             self.t_attack_end({})
             self.t_combat_end({})
         if winner is None:
             s.draws += 1
-            self.emit("duel_over", "Both fairies are dead: the duel is drawn.", duel=s.duel, winner=None)
         else:
             s.wins[winner] += 1
-            self.emit("duel_over", f"{who(dead[0])}'s fairy is dead: {who(winner)} wins duel {s.duel}.", duel=s.duel,
-                      winner=winner)
+        self.emit("duel_over", text, duel=s.duel, winner=winner, limit=limit)
         s.agenda = []
         s.turn = None
         need = self.o.best_of // 2 + 1
@@ -897,14 +904,30 @@ class Table:
                 champion = 0 if s.wins[0] > s.wins[1] else 1
                 detail = (f"{who(champion)}'s fairy wins" + (f", {max(s.wins)}-{min(s.wins)} in duels"
                                                               if self.o.best_of > 1 else ""))
+            if limit:
+                detail += " (the last duel reached the round limit)"
             s.outcome = Outcome(champion, OutcomeReason.KNOCKOUT, (s.wins[0], s.wins[1]), detail)
             self.emit("over", f"The match is over: {detail}.", winner=champion, wins=list(s.wins))
         else:
             s.agenda = [{"do": "duel_start"}]
-        return True
+
+    def left(self, seat: int) -> int:
+        """The Live and Kill points a side has left (the round limit's tiebreak)."""
+        f = self.fairy(seat)
+        return max(0, f.live) + max(0, f.kill)
 
     def t_round(self, task: dict[str, Any]) -> bool:
         s = self.s
+        if s.round >= self.o.round_limit:
+            left = [self.left(seat) for seat in (0, 1)]
+            head = (f"The round limit: {_plural(s.round, 'round')} played and no fairy is dead. Live and Kill points "
+                    f"left: Player 1 {left[0]}, Player 2 {left[1]}")
+            if left[0] == left[1]:
+                self.end_duel(None, f"{head}: equal, so duel {s.duel} is drawn.", limit=True)
+            else:
+                winner = 0 if left[0] > left[1] else 1
+                self.end_duel(winner, f"{head}: {who(winner)} wins duel {s.duel}.", limit=True)
+            return True
         s.round += 1
         s.turn = None
         for f in s.fairies:

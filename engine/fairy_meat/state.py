@@ -24,7 +24,7 @@ from engine.interface import Outcome
 
 __all__ = [
     "CONDITIONS", "CURABLE_BY_KISS", "FLAG_CONDITIONS", "WEAPONS", "Combat", "Condition", "DamageScale", "Fairy",
-    "FairySetup", "NumberedMix", "Options", "Side", "Spoils", "State", "TrumpMix", "Weapon", "ColourMix", "dump",
+    "FairySetup", "NumberedMix", "Options", "ROUND_LIMIT", "Side", "Spoils", "State", "TrumpMix", "Weapon", "ColourMix", "dump",
     "load",
 ]
 
@@ -126,7 +126,10 @@ class FairySetup:
 
 
 _KNOWN = ("answer_seconds", "best_of", "colours", "damage_scale", "deck", "decks", "fairies", "fungus", "jokers",
-          "nasty_hits", "numbered", "spoils", "split_points", "trumps")
+          "nasty_hits", "numbered", "round_limit", "spoils", "split_points", "trumps")
+
+ROUND_LIMIT = 40
+"""Rounds a duel lasts at most (option ``round_limit``); then the side with more Live and Kill points left wins."""
 
 
 def _int(raw: Mapping[str, Any], name: str, low: int, high: int, default: int) -> int:
@@ -204,6 +207,7 @@ class Options:
     fungus: bool = True
     best_of: int = 1
     answer_seconds: int = 30
+    round_limit: int = ROUND_LIMIT
     deck: tuple[str, ...] | None = None
     fairies: tuple[FairySetup, FairySetup] | None = None
 
@@ -261,6 +265,7 @@ class Options:
             fungus=fungus,
             best_of=best_of,
             answer_seconds=_int(raw, "answer_seconds", 1, 600, 30),
+            round_limit=_int(raw, "round_limit", 1, 500, ROUND_LIMIT),
             deck=deck,
             fairies=fairies,
         )
@@ -271,7 +276,7 @@ class Options:
             "decks": self.decks, "jokers": self.jokers, "trumps": self.trumps.value, "numbered": self.numbered.value,
             "colours": self.colours.value, "spoils": self.spoils.value, "damage_scale": self.damage_scale.value,
             "split_points": self.split_points, "nasty_hits": self.nasty_hits, "fungus": self.fungus,
-            "best_of": self.best_of, "answer_seconds": self.answer_seconds,
+            "best_of": self.best_of, "answer_seconds": self.answer_seconds, "round_limit": self.round_limit,
         }
         if self.deck is not None:
             out["deck"] = list(self.deck)

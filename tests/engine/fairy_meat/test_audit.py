@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.fairy_meat import GAME
-from tests.engine.fairy_meat.helpers import act, both, decide, start, view
+from tests.engine.fairy_meat.helpers import act, both, decide, start, texts, view
 
 ADD = {"kind": "declare", "direction": "add"}
 NONE = {"kind": "trumps", "cards": []}
@@ -37,3 +37,28 @@ def test_spoils_heap_is_face_down() -> None:
         assert "spoils_face_down" not in seen
         assert not isinstance(seen["spoils"], list), "the heap is not listed"
     assert GAME.view(state, None)["spoils"] == len(state.spoils) + len(state.spoils_down)
+
+
+def test_round_limit_ends_the_match() -> None:
+    """RULINGS: "A match ends when a fairy is dead." Two fairies that never hurt each other would never end it.
+
+    Ruling (docs/rules/fairy-meat.md, "The round limit"): a duel lasts at most ``round_limit`` rounds
+    (default 40); then the side with more Live and Kill points left wins it, equal points draw it.
+    """
+    assert GAME.setup({}, 1).options.round_limit == 40 == view(GAME.setup({}, 1), None)["options"]["round_limit"]
+    deck = ["KH", "2C", "5C", "6C", "7C", "8C", "KS", "2D", "3C", "4C"]
+    state = start(deck, [{}, {"live": 2, "kill": 3}], round_limit=2)
+    for _ in range(2):
+        first = view(state, None)["turn"]
+        state, _ = act(state, first, "fungus")
+        state, events = act(state, 1 - first, "fungus")
+    assert state.outcome is not None and state.outcome.winner == 0
+    said = texts(events)
+    assert ("The round limit: 2 rounds played and no fairy is dead. Live and Kill points left: Player 1 6, Player 2 5: "
+            "Player 1 wins duel 1.") in said
+    assert state.outcome.detail == "Player 1's fairy wins (the last duel reached the round limit)"
+    state = start(deck, None, round_limit=1)
+    state, _ = act(state, 0, "fungus")
+    state, events = act(state, 1, "fungus")
+    assert state.outcome is not None and state.outcome.winner is None
+    assert "equal, so duel 1 is drawn" in texts(events)[-2]

@@ -38,9 +38,11 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "fungus": st.booleans(),
     "best_of": st.sampled_from([1, 1, 3]),
     "fairies": st.lists(FAIRY, min_size=2, max_size=2),
+    "round_limit": st.integers(min_value=1, max_value=60),
 })
 SMALL_DECK = st.lists(st.sampled_from([*fc.full_pack(), "JK1", "JK2"]), min_size=2, max_size=24)
-SCENARIO = st.fixed_dictionaries({"deck": SMALL_DECK}, optional={"spoils": st.sampled_from(["heap", "reshuffle"])})
+SCENARIO = st.fixed_dictionaries({"deck": SMALL_DECK}, optional={"spoils": st.sampled_from(["heap", "reshuffle"]),
+                                                                  "round_limit": st.integers(min_value=1, max_value=60)})
 ANY_OPTIONS = OPTIONS | SCENARIO
 FAST = settings(max_examples=40, deadline=None)
 BOUND = 3000
@@ -117,6 +119,7 @@ def leaks(blob: str, codes: set[str]) -> list[str]:
 
 def check_state(state: State) -> None:
     assert everywhere(state) == Counter(state.options.fairy_deck())
+    assert 0 <= state.round <= state.options.round_limit
     for f in state.fairies:
         assert f.live >= 0 and f.kill >= 0 and f.twinkle >= 0 and f.mushrooms >= 0
     for seat in (0, 1, None):
@@ -191,3 +194,27 @@ def test_turns_and_sealed_steps(options: dict[str, Any], seed: int, rnd: random.
             assert GAME.view(step.state, other)["locked"][step.seat]
         else:
             assert GAME.opened(step.state, other) == GAME.version(step.state)
+
+
+def test_a_duel_nobody_can_win_ends_at_the_round_limit() -> None:
+    """A deck of 5♣ only: every attack is a draw, so only the round limit ends the match (a drawn duel)."""
+    state: State = GAME.setup({"deck": ["5C"] * 12, "fairies": [{"weapon": "claws"}, {"weapon": "claws"}]}, 3)
+    steps = 0
+    while GAME.outcome(state) is None:
+        seat = next(s for s in (0, 1) if GAME.legal(state, s))
+        legal = GAME.legal(state, seat)
+        choice = next((d for d in legal if d.get("action") == "attack"), legal[0])
+        state, _ = GAME.apply(state, seat, {k: v for k, v in choice.items() if k != "label"})
+        steps += 1
+        assert steps < BOUND, "the match does not end"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winner is None and state.round == 40
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False), limit=st.integers(min_value=1, max_value=6))
+def test_random_play_always_ends_by_the_round_limit(seed: int, rnd: random.Random, limit: int) -> None:
+    """Tiny decks that rarely hurt anyone: random play still ends, never after the round limit."""
+    deck = ["5C", "5S", "6C", "6S", "JC", "QS"]
+    match = play({"deck": deck, "round_limit": limit}, seed, rnd)
+    assert match.states[-1].round <= limit and GAME.outcome(match.states[-1]) is not None
