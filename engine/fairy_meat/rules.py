@@ -619,6 +619,15 @@ class Table:
             parts.append(("bonus", f.bonus))
         if f.count("gbh"):
             parts.append(("GBH", -f.count("gbh")))
+        return self.scenario_cards(seat, parts)
+
+    def scenario_cards(self, seat: int, parts: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """A scenario's fixed hand size replaces the sum; its Flutter penalty takes cards off."""
+        fixed = self.setup_of(seat)
+        if fixed.hand_size is not None:
+            parts = [("scenario hand size", fixed.hand_size)]
+        if fixed.flutter_penalty:
+            parts = [*parts, ("Flutter penalty", -fixed.flutter_penalty)]
         return parts
 
     def defence_cards(self, seat: int, kind: str, modifier: int) -> list[tuple[str, int]]:
@@ -632,7 +641,7 @@ class Table:
             parts.append(("Posed: not yet acted", 1))
         if f.count("gbh"):
             parts.append(("GBH", -f.count("gbh")))
-        return parts
+        return self.scenario_cards(seat, parts)
 
     def t_attack(self, task: dict[str, Any]) -> bool:
         c = self.s.combat

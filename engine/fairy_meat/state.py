@@ -108,7 +108,10 @@ class DamageScale(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FairySetup:
-    """A scenario's fixed fairy: each field given replaces the default (or the player's set-up choice)."""
+    """A scenario's fixed fairy: each field given replaces the default (or the player's set-up choice).
+
+    ``hand_size`` fixes how many cards each of her combat hands holds; ``flutter_penalty`` is that
+    many cards less in each (the source's "usual modifiers", set directly for an example)."""
 
     live: int | None = None
     kill: int | None = None
@@ -116,10 +119,14 @@ class FairySetup:
     weapon: str | None = None
     conditions: tuple[str, ...] = ()
     mushrooms: int | None = None
+    hand_size: int | None = None
+    flutter_penalty: int | None = None
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: v for k, v in (("live", self.live), ("kill", self.kill), ("twinkle", self.twinkle),
-                                                 ("weapon", self.weapon), ("mushrooms", self.mushrooms)) if v is not None}
+                                                 ("weapon", self.weapon), ("mushrooms", self.mushrooms),
+                                                 ("hand_size", self.hand_size),
+                                                 ("flutter_penalty", self.flutter_penalty)) if v is not None}
         if self.conditions:
             out["conditions"] = list(self.conditions)
         return out
@@ -154,15 +161,19 @@ def _enum(raw: Mapping[str, Any], name: str, kind: type[enum.StrEnum], default: 
     return kind(value)
 
 
+_FAIRY_KEYS = ("live", "kill", "twinkle", "weapon", "conditions", "mushrooms", "hand_size", "flutter_penalty")
+"""What a scenario may fix of a fairy."""
+
+
 def _fairy(index: int, raw: Any) -> FairySetup:
     where = f"option 'fairies'[{index}]"
     if raw is None:
         return FairySetup()
     if not isinstance(raw, Mapping):
-        raise BadOptions(f"{where} must be a map (live, kill, twinkle, weapon, conditions, mushrooms)")
-    unknown = sorted(set(raw) - {"live", "kill", "twinkle", "weapon", "conditions", "mushrooms"})
+        raise BadOptions(f"{where} must be a map ({', '.join(_FAIRY_KEYS)})")
+    unknown = sorted(set(raw) - set(_FAIRY_KEYS))
     if unknown:
-        raise BadOptions(f"{where}: unknown key {unknown[0]!r}; known: live, kill, twinkle, weapon, conditions, mushrooms")
+        raise BadOptions(f"{where}: unknown key {unknown[0]!r}; known: {', '.join(_FAIRY_KEYS)}")
 
     def number(key: str, high: int) -> int | None:
         value = raw.get(key)
@@ -188,7 +199,8 @@ def _fairy(index: int, raw: Any) -> FairySetup:
             raise BadOptions(f"{where}: {flag!r} is on or off; it cannot be listed twice")
     if "panicked" in conditions and "confused" in conditions:
         raise BadOptions(f"{where}: a fairy cannot be both 'panicked' and 'confused' (each cancels the other)")
-    return FairySetup(live, kill, number("twinkle", 10), weapon, tuple(conditions), number("mushrooms", 10))
+    return FairySetup(live, kill, number("twinkle", 10), weapon, tuple(conditions), number("mushrooms", 10),
+                      number("hand_size", 20), number("flutter_penalty", 10))
 
 
 @dataclass(frozen=True, slots=True)

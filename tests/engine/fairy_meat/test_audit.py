@@ -1,6 +1,9 @@
 """Issue 15, points 7-10: each point of the audit, checked against the source line it follows."""
 from __future__ import annotations
 
+import pytest
+
+from engine.errors import BadOptions
 from engine.fairy_meat import GAME
 from tests.engine.fairy_meat.helpers import act, both, decide, start, texts, view
 
@@ -62,3 +65,23 @@ def test_round_limit_ends_the_match() -> None:
     state, events = act(state, 1, "fungus")
     assert state.outcome is not None and state.outcome.winner is None
     assert "equal, so duel 1 is drawn" in texts(events)[-2]
+
+
+def test_scenario_flutter_penalty_and_hand_size() -> None:
+    """"The Attacking Fairy draws a number of cards equal to their current Kill Points, applying the usual
+    modifiers for weapon etc." / "The Defending Fairy draws ... applying any modifiers as usual."
+
+    A scenario fixes those values directly: ``hand_size`` (her combat hands hold exactly that many
+    cards) and ``flutter_penalty`` (that many cards less), with no stats bent to get them.
+    """
+    deck = ["KH", "2C", *(["5C"] * 12)]
+    state = start(deck, [{"hand_size": 6}, {"flutter_penalty": 2}])
+    assert view(state, None)["options"]["fairies"] == [{"weapon": "claws", "hand_size": 6},
+                                                       {"weapon": "claws", "flutter_penalty": 2}]
+    state, events = act(state, 0, "attack")
+    said = texts(events)
+    assert "Player 1 draws a combat hand of 6 cards (scenario hand size 6)." in said
+    assert "Player 2 draws a combat hand of 2 cards (Live 3 + Posed: not yet acted 1 - Flutter penalty 2)." in said
+    assert [s["hand_count"] for s in view(state, None)["combat"]["sides"]] == [6, 2]
+    with pytest.raises(BadOptions, match="hand_size"):
+        GAME.setup({"fairies": [{"hand_size": -1}, {}]}, 1)

@@ -23,6 +23,8 @@ FAIRY = st.fixed_dictionaries({}, optional={
     "twinkle": st.integers(min_value=0, max_value=2),
     "conditions": st.lists(st.sampled_from(["gbh", "bleeder", "gusher", "clipped_wings"]), max_size=2),
     "mushrooms": st.integers(min_value=0, max_value=3),
+    "hand_size": st.integers(min_value=0, max_value=6),
+    "flutter_penalty": st.integers(min_value=0, max_value=2),
 }) | st.builds(lambda live, kill: {"live": live, "kill": kill},
                st.integers(min_value=0, max_value=4), st.integers(min_value=1, max_value=4))
 OPTIONS = st.fixed_dictionaries({}, optional={
