@@ -132,7 +132,7 @@ class FairySetup:
         return out
 
 
-_KNOWN = ("answer_seconds", "best_of", "colours", "damage_scale", "deck", "decks", "fairies", "fungus", "jokers",
+_KNOWN = ("answer_seconds", "band", "best_of", "colours", "damage_scale", "deck", "decks", "fairies", "fungus", "jokers",
           "nasty_hits", "numbered", "round_limit", "spoils", "split_points", "trumps")
 
 ROUND_LIMIT = 40
@@ -220,8 +220,9 @@ class Options:
     best_of: int = 1
     answer_seconds: int = 30
     round_limit: int = ROUND_LIMIT
+    band: int = 1
     deck: tuple[str, ...] | None = None
-    fairies: tuple[FairySetup, FairySetup] | None = None
+    fairies: tuple[FairySetup, ...] | None = None
 
     @property
     def scenario(self) -> bool:
@@ -258,12 +259,15 @@ class Options:
                 raise BadOptions(f"option 'deck': {exc.message}") from None
             if len(deck) < 2:
                 raise BadOptions("option 'deck' must hold at least 2 cards (one Order card each)")
-        fairies: tuple[FairySetup, FairySetup] | None = None
+        band = _int(raw, "band", 1, 3, 1)
+        fairies: tuple[FairySetup, ...] | None = None
         if "fairies" in raw:
             given = raw["fairies"]
-            if not isinstance(given, (list, tuple)) or len(given) != 2:
-                raise BadOptions("option 'fairies' must be a list of two maps, seat 0's then seat 1's")
-            fairies = (_fairy(0, given[0]), _fairy(1, given[1]))
+            if not isinstance(given, (list, tuple)) or len(given) not in (2, 2 * band):
+                raise BadOptions("option 'fairies' must be a list of two maps, seat 0's then seat 1's"
+                                 + (f" (each for every fairy of that band), or of {2 * band} maps, one a fairy: "
+                                    "seat 0's fairy A, seat 1's fairy A, seat 0's fairy B, ..." if band > 1 else ""))
+            fairies = tuple(_fairy(i, g) for i, g in enumerate(given))
         return cls(
             decks=_int(raw, "decks", 1, 4, 1),
             jokers=jokers,
@@ -278,6 +282,7 @@ class Options:
             best_of=best_of,
             answer_seconds=_int(raw, "answer_seconds", 1, 600, 30),
             round_limit=_int(raw, "round_limit", 1, 500, ROUND_LIMIT),
+            band=band,
             deck=deck,
             fairies=fairies,
         )
@@ -289,12 +294,19 @@ class Options:
             "colours": self.colours.value, "spoils": self.spoils.value, "damage_scale": self.damage_scale.value,
             "split_points": self.split_points, "nasty_hits": self.nasty_hits, "fungus": self.fungus,
             "best_of": self.best_of, "answer_seconds": self.answer_seconds, "round_limit": self.round_limit,
+            "band": self.band,
         }
         if self.deck is not None:
             out["deck"] = list(self.deck)
         if self.fairies is not None:
             out["fairies"] = [f.data() for f in self.fairies]
         return out
+
+    def fairy_setup(self, fid: int) -> FairySetup:
+        """What a scenario fixes of fairy ``fid`` (seat ``fid % 2``'s fairy ``fid // 2``)."""
+        if self.fairies is None:
+            return FairySetup()
+        return self.fairies[fid % 2] if len(self.fairies) == 2 else self.fairies[fid]
 
     def fairy_deck(self) -> list[str]:
         """The whole Fairy Deck these options build, unshuffled (a scenario's deck as given)."""
@@ -325,7 +337,9 @@ class Options:
 class Fairy:
     """One fairy. ``rattled`` counts Twinkle points lost to Brains Rattled (an Ace of Diamonds gives one back);
     ``acted`` is true once her turn has begun this round; ``bonus`` is the extra cards won by defending,
-    for her own attack this round; ``order_cards`` the Order cards she drew this round."""
+    for her own attack this round, and ``bonus_vs`` how many of them count against each foe (by fairy
+    index, as a string: the source's bonus "cannot be applied to attacks against any other foes");
+    ``order_cards`` the Order cards she drew this round; ``fallen`` is set once her death was told."""
 
     live: int = 3
     kill: int = 3
@@ -337,6 +351,8 @@ class Fairy:
     acted: bool = False
     bonus: int = 0
     order_cards: list[str] = field(default_factory=list)
+    bonus_vs: dict[str, int] = field(default_factory=dict)
+    fallen: bool = False
 
     @property
     def dead(self) -> bool:
@@ -377,7 +393,10 @@ class Side:
 
 @dataclass(slots=True)
 class Combat:
-    """A combat in progress: an attack (``attacks`` of them from one hand) or a wrestle."""
+    """A combat in progress: an attack (``attacks`` of them from one hand) or a wrestle.
+
+    ``attacker`` and ``defender`` are seats, ``sides`` is by seat, and ``fighters`` names the fairy
+    of each seat in the fight (seat 0's first): in bands one fairy of each band fights."""
 
     kind: str
     attacker: int
@@ -385,6 +404,7 @@ class Combat:
     attacks: int
     number: int = 0
     sides: list[Side] = field(default_factory=list)
+    fighters: list[int] = field(default_factory=lambda: [0, 1])
 
 
 @dataclass(slots=True)

@@ -1,6 +1,7 @@
 """What one seat, or a spectator, may see of a Fairy Meat state.
 
-Public: both fairies, the round and its Order, whose turn, the phase, the combat's
+Public: every fairy (``fairies``: seat 0's fairy A, seat 1's fairy A, seat 0's fairy B, ...;
+``order`` and ``turn_fairy`` are indices into it, ``turn`` the seat), the round and its Order, whose turn, the phase, the combat's
 attack n of m, each combat hand's count, who has locked in, the Trumps face up on the
 table and the count of face-down ones, the last attack's record, the Spoils Heap's
 size and its top card when that went there face up (nobody may look through the heap), the
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fairy_meat import cards
-from engine.fairy_meat.combat import card_key
+from engine.fairy_meat.combat import BAND_LETTERS, card_key, fairy_name
 from engine.fairy_meat.rules import Table, legal
 from engine.fairy_meat.state import WEAPONS, Condition, Options, State
 from engine.interface import Seat
@@ -42,11 +43,14 @@ def options_view(options: Options) -> dict[str, Any]:
     return out
 
 
-def _fairy_view(state: State, seat: int) -> dict[str, Any]:
-    f = state.fairies[seat]
+def _fairy_view(state: State, fid: int) -> dict[str, Any]:
+    f = state.fairies[fid]
     weapon = WEAPONS.get(f.weapon) if f.weapon else None
     return {
-        "seat": seat,
+        "seat": fid % 2,
+        "index": fid,
+        "letter": BAND_LETTERS[fid // 2],
+        "name": fairy_name(fid, state.options.band),
         "live": f.live,
         "kill": f.kill,
         "twinkle": f.twinkle,
@@ -56,6 +60,7 @@ def _fairy_view(state: State, seat: int) -> dict[str, Any]:
         "condition_titles": [Condition(c).display for c in f.conditions],
         "mushrooms": f.mushrooms,
         "bonus": f.bonus,
+        "bonus_against": {int(k): v for k, v in f.bonus_vs.items()},
         "acted": f.acted,
         "order_cards": [card_view(c) for c in f.order_cards],
         "dead": f.dead,
@@ -83,7 +88,7 @@ def _combat_view(state: State, seat: Seat | None) -> dict[str, Any] | None:
         }
         sides.append(entry)
     return {"kind": c.kind, "attacker": c.attacker, "defender": c.defender, "attack": c.number, "attacks": c.attacks,
-            "sides": sides}
+            "sides": sides, "fighters": list(c.fighters)}
 
 
 def view(state: State, seat: Seat | None) -> dict[str, Any]:
@@ -102,9 +107,11 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "best_of": state.options.best_of,
         "wins": list(state.wins),
         "round": state.round,
+        "band": state.options.band,
         "order": list(state.order),
-        "turn": state.turn,
-        "fairies": [_fairy_view(state, s) for s in (0, 1)],
+        "turn": None if state.turn is None else state.turn % 2,
+        "turn_fairy": state.turn,
+        "fairies": [_fairy_view(state, fid) for fid in range(len(state.fairies))],
         "combat": _combat_view(state, seat),
         "waiting_for": awaited,
         "locked": [sealing and state.sealed[s] is not None for s in (0, 1)],
