@@ -332,10 +332,8 @@ class Table:
             for action in ("attack", "wrestle"):
                 for foe in foes:
                     g = self.fairy(foe)
-                    how = (f"Attack {self.name(foe)} with {weapon.title}" if action == "attack"
-                           else f"Wrestle {self.name(foe)}")
                     out.append({"kind": "action", "action": action, "target": foe,
-                                "label": f"{how} (Live {g.live}, Kill {g.kill})"})
+                                "label": f"{action.capitalize()} {self.name(foe)} (Live {g.live}, Kill {g.kill})"})
         if f.has("berserk"):
             return out
         if self.o.fungus and f.mushrooms > 0:
@@ -786,7 +784,7 @@ class Table:
         return {"duel": self.s.duel, "round": self.s.round, "kind": c.kind, "attacker": c.attacker,
                 "defender": c.defender, "attack": c.number, "attacks": c.attacks, "sides": sides,
                 "steps": list(r.steps), "winner": r.winner, "diff": r.diff, "points": r.points, "aces": r.aces,
-                "damage": damage}
+                "damage": damage, "fighters": list(c.fighters)}
 
     def hit(self, fid: int, damage: int, what: str) -> list[dict[str, Any]]:
         """Damage from one attack: a Nasty Hit first when it is 3 or more."""

@@ -60,7 +60,7 @@ def _fairy_view(state: State, fid: int) -> dict[str, Any]:
         "condition_titles": [Condition(c).display for c in f.conditions],
         "mushrooms": f.mushrooms,
         "bonus": f.bonus,
-        "bonus_against": {int(k): v for k, v in f.bonus_vs.items()},
+        "bonus_against": [{"fairy": int(k), "cards": v} for k, v in sorted(f.bonus_vs.items())],
         "acted": f.acted,
         "order_cards": [card_view(c) for c in f.order_cards],
         "dead": f.dead,

@@ -1,14 +1,25 @@
 """The Fairy Meat table in the app against a real server: a seat played with the keys, and a spectator's table."""
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
+import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from client.app import CardroomApp
 from client.connection import Client, Seat
 from client.screens import FairyMeatScreen
-from client.screens.fairy_meat import FACE_DOWN, choice_text, code_card, fairy_meat_status, heap_renderable
+from client.screens.fairy_meat import (
+    FACE_DOWN,
+    choice_text,
+    code_card,
+    compact_fairy,
+    fairy_meat_status,
+    heap_renderable,
+)
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 
 SEED = 7
@@ -244,3 +255,71 @@ async def test_the_lobby_creates_a_fairy_meat_room(server_url: str) -> None:
         await until(pilot, lambda: status(app) == "waiting for an opponent to join", "the empty seat")
         rooms = await looker.list_rooms()
         assert [(r["room"], r["game"], r["taken"]) for r in rooms] == [(screen.room, "fairy_meat", 1)]
+
+
+def screenshot_text(app: App[Any]) -> str:
+    """The screen as text, read from the app's public SVG screenshot: one line a terminal row."""
+    rows: dict[int, list[tuple[float, str]]] = {}
+    for attrs, body in re.findall(r"<text ([^>]*)>(.*?)</text>", app.export_screenshot()):
+        line = re.search(r"-line-(\d+)\)", attrs)
+        x = re.search(r'\bx="([\d.]+)"', attrs)
+        if line and x:
+            rows.setdefault(int(line.group(1)), []).append((float(x.group(1)), html.unescape(body)))
+    return "\n".join("".join(text for _, text in sorted(rows[n])) for n in sorted(rows))
+
+
+def packed(text: str) -> str:
+    """Text without any whitespace: the screenshot drops the spaces between differently styled runs."""
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("band", [1, 3])
+async def test_the_table_fits_80x24(server_url: str, band: int) -> None:
+    """At 80x24 the table turns compact: every fairy, your hand, the combat, the reveal, the heap, the moves and
+    the status line are all on the screen, and the table needs no scrolling."""
+    async with await Client.connect(server_url, name="host") as host, \
+            await Client.connect(server_url, name="bramble") as other:
+        room = await host.create("fairy_meat", {"band": band}, seed=SEED, sit=False)
+        assert isinstance(room, str)
+        app = CardroomApp(server_url, "thistle", join=room)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: on_table(app), "the table")
+            screen = table(app)
+            assert screen is not None
+            opponent = await other.join(room)
+            for _ in range(STEPS * 2):
+                view = screen.view
+                assert view is not None
+                if view["last"] is not None:
+                    break
+                if view["legal"]:
+                    before = screen.version
+                    await pilot.press("1", "enter")
+                    await past(pilot, screen, before, f"the app's {view['phase']} decision")
+                else:
+                    theirs = await at(other, room, view["version"])
+                    before = screen.version
+                    await other.decide(opponent, opponent_choice(theirs))
+                    await past(pilot, screen, before, f"the opponent's {theirs['phase']} decision")
+            view = screen.view
+            assert view is not None and view["last"] is not None, "no reveal within the bounded loop"
+            assert screen.has_class("-compact") and len(view["fairies"]) == 2 * band
+
+            whole = app.screen.region
+            for widget_id in ("#info", "#them", "#combat", "#reveal", "#me", "#heap", "#moves", "#status"):
+                region = app.screen.query_one(widget_id).region
+                assert region.area > 0 and whole.contains_region(region), f"{widget_id} is off the screen"
+            panels = app.screen.query_one("#table")
+            assert panels.max_scroll_y == 0, "the table does not fit: it scrolls"
+            for widget_id in ("#them", "#combat", "#reveal", "#me", "#heap"):
+                assert panels.region.contains_region(app.screen.query_one(widget_id).region), widget_id
+
+            text = packed(screenshot_text(app))
+            for fid in range(2 * band):
+                assert packed(compact_fairy(view, fid).plain) in text, f"fairy {fid} is not shown whole"
+            assert packed("".join(faces(view))) in text, "your hand"
+            assert packed(f"round {view['round']}") in text and packed("─ reveal ─") in text
+            assert packed(str(view["last"]["steps"][-1]).split(" (")[0]) in text, "the reveal's result"
+            assert packed(status(app)) in text, "the status line is whole"
+            for entry in view["legal"][:2]:
+                assert packed(str(entry["label"]).split()[0]) in text

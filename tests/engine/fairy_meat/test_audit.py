@@ -112,7 +112,7 @@ def test_bands_of_three() -> None:
     legal = GAME.legal(state, 0)
     assert [(d["action"], d.get("target")) for d in legal[:6]] == [
         ("attack", 1), ("attack", 3), ("attack", 5), ("wrestle", 1), ("wrestle", 3), ("wrestle", 5)]
-    assert legal[2]["label"] == "Attack Player 2's fairy C with Vibro-Master (Live 1, Kill 0)"
+    assert legal[2]["label"] == "Attack Player 2's fairy C (Live 1, Kill 0)"
     state, events = act(state, 0, "attack", target=5)
     said = texts(events)
     assert said[0] == "Player 1's fairy A attacks Player 2's fairy C with Vibro-Master (2 attacks from one combat hand)."
@@ -152,7 +152,7 @@ def test_bands_bonus_cards_count_only_against_that_foe() -> None:
     state, events = both(state, card("2S"), card("9S"))
     assert ("Player 2's fairy A gains 4 bonus cards for her attack on Player 1's fairy A this round (4 in all)."
             in texts(events))
-    assert view(state, None)["fairies"][1]["bonus_against"] == {0: 4}
+    assert view(state, None)["fairies"][1]["bonus_against"] == [{"fairy": 0, "cards": 4}]
     _, events = act(state, 1, "attack", target=0)
     assert "Player 2's fairy A draws a combat hand of 8 cards (Kill 3 + for attacking 1 + bonus 4)." in texts(events)
     _, events = act(state, 1, "attack", target=2)

@@ -140,7 +140,7 @@ def check_state(state: State) -> None:
         assert [fid % 2 for fid in state.combat.fighters] == [0, 1]
     for seat in (0, 1, None):
         seen = GAME.view(state, seat)
-        msgpack.packb(seen, use_bin_type=True)
+        assert msgpack.unpackb(msgpack.packb(seen, use_bin_type=True), raw=False) == seen, "the view survives the wire"
         current = {k: v for k, v in seen.items() if k not in ("last", "fairies")}
         current["fairies"] = [{k: v for k, v in f.items() if k != "order_cards"} for f in seen["fairies"]]
         blob = json.dumps(current, ensure_ascii=False)
