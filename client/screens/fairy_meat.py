@@ -85,8 +85,9 @@ PHASE_PROMPTS: dict[str, str] = {
 """The status line's words for "your move" in each phase."""
 
 RULES = """\
-A duel of two fairies. Each round the Order cards decide who acts first; on her turn a
-fairy attacks, wrestles, eats a mushroom or kisses a condition away. In a combat both
+A duel of two fairies (or two bands of up to three). Each round the Order cards decide who
+acts first; on her turn a fairy attacks (in bands: a foe of her choice), wrestles, eats a
+mushroom or kisses a condition away. ▶ marks the fairy whose turn it is, ⚔ the fighters. In a combat both
 declare Add or Subtract (sealed), then for each attack choose Trumps of one colour (or
 None) and a Numbered card, both sealed and revealed together. Same colours: the highest
 wins; different colours: the lowest. The reveal panel shows each step of the sum the

@@ -14,12 +14,16 @@ from client.connection import Client, Seat
 from client.screens import FairyMeatScreen
 from client.screens.fairy_meat import (
     FACE_DOWN,
+    band_of,
     choice_text,
     code_card,
     compact_fairy,
+    fairy_meat_info,
     fairy_meat_status,
+    fairy_renderable,
     heap_renderable,
 )
+from engine.fairy_meat import GAME
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 
 SEED = 7
@@ -93,6 +97,22 @@ def test_drawing_helpers_read_the_view_only() -> None:
         "spectating · choosing Trumps · waiting for Player 2 · Player 1 🔒 locked in · Player 2 has 12 s"
     mine = {**spectated, "seat": 1, "legal": [{"kind": "trumps", "cards": [], "label": "None"}]}
     assert fairy_meat_status(mine, seconds=12).endswith("· opponent 🔒 locked in · 12 s left")
+
+
+def test_every_fairy_of_a_band_is_drawn() -> None:
+    """A band of three a side: each side's panel draws its three fairies; the info line names them in order."""
+    state = GAME.setup({"band": 3, "fairies": [{"weapon": "claws"}, {"weapon": "moon_dagger"}]}, SEED)
+    view = GAME.view(state, 1)
+    assert band_of(view, 0) == [0, 2, 4] and band_of(view, 1) == [1, 3, 5]
+    assert [fairy_renderable(view, fid).plain.split(" ─ ")[0].lstrip("▶⚔ ") for fid in band_of(view, 1)] == [
+        "You (Player 2) fairy A", "You (Player 2) fairy B", "You (Player 2) fairy C"]
+    assert [compact_fairy(view, fid).plain.split(" Live")[0].lstrip("▶⚔ ") for fid in band_of(view, 0)] == [
+        "Them A", "Them B", "Them C"]
+    turn = view["turn_fairy"]
+    assert compact_fairy(view, turn).plain.startswith("▶ ")
+    order = ", ".join(("You" if f % 2 == 1 else "Them") + " " + "ABC"[f // 2] for f in view["order"])
+    assert f"order: {order}" in fairy_meat_info(view, compact=True).plain
+    assert "Moon Dagger" in fairy_renderable(view, 3).plain
 
 
 async def test_fairy_meat_played_with_the_keys_to_a_sealed_reveal(server_url: str) -> None:
