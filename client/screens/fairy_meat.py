@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual import events
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -33,10 +30,12 @@ from client.screens.table import decision_of
 __all__ = [
     "FACE_DOWN",
     "FairyMeatScreen",
-    "SpoilsScreen",
+    "band_of",
     "choice_text",
     "code_card",
     "combat_renderable",
+    "compact_fairy",
+    "fairy_name_for",
     "fairy_renderable",
     "fairy_meat_info",
     "fairy_meat_status",
@@ -86,15 +85,15 @@ PHASE_PROMPTS: dict[str, str] = {
 """The status line's words for "your move" in each phase."""
 
 RULES = """\
-A duel of two fairies. Each round the Order cards decide who acts first; on her turn a
-fairy attacks, wrestles, eats a mushroom or kisses a condition away. In a combat both
+A duel of two fairies (or two bands of up to three). Each round the Order cards decide who
+acts first; on her turn a fairy attacks (in bands: a foe of her choice), wrestles, eats a
+mushroom or kisses a condition away. ▶ marks the fairy whose turn it is, ⚔ the fighters. In a combat both
 declare Add or Subtract (sealed), then for each attack choose Trumps of one colour (or
 None) and a Numbered card, both sealed and revealed together. Same colours: the highest
 wins; different colours: the lowest. The reveal panel shows each step of the sum the
-server made. Opponent's Trumps kept face down show only as 🂠.
+server made. Opponent's Trumps kept face down show only as 🂠. Nobody may look through the
+Spoils Heap: the table shows its size and its top card.
 """
-
-KEYS_HELP_EXTRA = "  t           browse the Spoils Heap's face-up cards\n"
 
 
 # -- pure drawing helpers ---------------------------------------------------------
@@ -140,13 +139,100 @@ def _points(label: str, n: int, glyph: str, style: str) -> Text:
     return out
 
 
-def fairy_renderable(view: Mapping[str, Any], seat: int) -> Text:
-    """One fairy's line: whose, Live, Kill, Twinkle, weapon, conditions, mushrooms, bonus cards, Order cards."""
-    own = view.get("seat")
+def _fairy(view: Mapping[str, Any], fid: int) -> Mapping[str, Any]:
     fairies: Sequence[Mapping[str, Any]] = view.get("fairies") or ()
-    fairy: Mapping[str, Any] = fairies[seat] if seat < len(fairies) else {}
-    out = Text()
+    return fairies[fid] if fid < len(fairies) else {}
+
+
+def band_of(view: Mapping[str, Any], seat: int) -> list[int]:
+    """The indices of ``seat``'s fairies in ``view["fairies"]`` (one, or a band of up to three), A first."""
+    fairies: Sequence[Mapping[str, Any]] = view.get("fairies") or ()
+    found = [i for i, f in enumerate(fairies) if int(f.get("seat", i % 2)) == seat]
+    return found or [seat]
+
+
+def _banded(view: Mapping[str, Any]) -> bool:
+    return int(view.get("band") or 1) > 1
+
+
+def _marks(view: Mapping[str, Any], fid: int) -> str:
+    """▶ the fairy whose turn it is, ⚔ a fairy in the combat on the table (bands only: one fairy a side needs none)."""
+    if not _banded(view):
+        return ""
+    combat: Mapping[str, Any] = view.get("combat") or {}
+    marks = ""
+    if view.get("turn_fairy") == fid:
+        marks += "▶"
+    if fid in (combat.get("fighters") or ()):
+        marks += "⚔"
+    return f"{marks} " if marks else ""
+
+
+def fairy_name_for(view: Mapping[str, Any], fid: int, own: int | None) -> str:
+    """A fairy as the reader says it: "you" / "the opponent" (one fairy a side), "your fairy B", "their fairy A",
+    or for a spectator "Player 2" / "Player 2's fairy A"."""
+    seat = int(_fairy(view, fid).get("seat", fid % 2))
+    if not _banded(view):
+        return seat_name(seat, own)
+    letter = str(_fairy(view, fid).get("letter") or "ABC"[fid // 2])
+    if own is None:
+        return f"{player_name(seat)}'s fairy {letter}"
+    return f"{'your' if seat == own else 'their'} fairy {letter}"
+
+
+def short_name(view: Mapping[str, Any], fid: int) -> str:
+    """A fairy in a word or two, for a small terminal: "You", "Them", "P2"; with bands "You B", "Them A", "P2 A"."""
+    own = view.get("seat")
+    fairy = _fairy(view, fid)
+    seat = int(fairy.get("seat", fid % 2))
+    who = player_name(seat).replace("Player ", "P") if own is None else ("You" if seat == own else "Them")
+    if _banded(view):
+        who += f" {fairy.get('letter') or 'ABC'[fid // 2]}"
+    return who
+
+
+def compact_fairy(view: Mapping[str, Any], fid: int) -> Text:
+    """One fairy in one short line, for a small terminal: whose, Live, Kill, Twinkle, weapon, conditions, the rest."""
+    fairy = _fairy(view, fid)
+    out = Text(_marks(view, fid))
+    out.append(short_name(view, fid), style="bold")
+    out.append(" Live ")
+    out.append(str(fairy.get("live", 0)), style="bold green")
+    out.append(" Kill ")
+    out.append(str(fairy.get("kill", 0)), style="bold red")
+    out.append(f" {TWINKLE}{fairy.get('twinkle', 0)}", style="yellow")
+    weapon = fairy.get("weapon_title") or fairy.get("weapon")
+    out.append(f" {weapon}" if weapon else " no weapon", style="" if weapon else "dim")
+    if fairy.get("dead"):
+        out.append(" DEAD", style="bold red")
+    conditions = list(fairy.get("condition_titles") or fairy.get("conditions") or ())
+    if conditions:
+        out.append(" " + ", ".join(str(c) for c in conditions), style="bold magenta")
+    mushrooms = int(fairy.get("mushrooms", 0))
+    if mushrooms:
+        out.append(f" {MUSHROOM}{mushrooms}")
+    if fairy.get("bonus"):
+        out.append(f" +{fairy['bonus']} bonus", style="bold")
+    order_cards = list(fairy.get("order_cards") or ())
+    if order_cards:
+        out.append(" ")
+        out.append_text(faces_text(order_cards[-1:]))
+    if fairy.get("acted"):
+        out.append(" ✓", style="dim")
+    return out
+
+
+def fairy_renderable(view: Mapping[str, Any], fid: int) -> Text:
+    """One fairy's line: whose, Live, Kill, Twinkle, weapon, conditions, mushrooms, bonus cards, Order cards.
+
+    ``fid`` indexes ``view["fairies"]``; with one fairy a side it is her seat."""
+    own = view.get("seat")
+    fairy = _fairy(view, fid)
+    seat = int(fairy.get("seat", fid))
+    out = Text(_marks(view, fid))
     out.append(_title(seat, own), style="bold")
+    if _banded(view):
+        out.append(f" fairy {fairy.get('letter') or 'ABC'[fid // 2]}", style="bold")
     out.append(" ─ ")
     out.append_text(_points("Live", int(fairy.get("live", 0)), LIVE, "green"))
     out.append(" ")
@@ -207,15 +293,16 @@ def choice_text(choice: Mapping[str, Any] | None, seen: Iterable[Mapping[str, An
     return f"{kind} ({fields})" if fields else str(kind)
 
 
-def hand_renderable(view: Mapping[str, Any], seat: int, seen: Iterable[Mapping[str, Any]] = ()) -> Text:
-    """A fairy's combat hand: the cards for their owner, only the count for anyone else; then the lock state."""
+def hand_renderable(view: Mapping[str, Any], seat: int, seen: Iterable[Mapping[str, Any]] = (),
+                    compact: bool = False) -> Text:
+    """A seat's combat hand: the cards for their owner, only the count for anyone else; then the lock state."""
     own = view.get("seat")
     combat: Mapping[str, Any] = view.get("combat") or {}
     sides: Sequence[Mapping[str, Any]] = combat.get("sides") or ()
     side: Mapping[str, Any] = sides[seat] if seat < len(sides) else {}
-    out = Text("  combat hand: ", style="bold")
+    out = Text("  hand: " if compact else "  combat hand: ", style="bold")
     if not combat:
-        out.append("none (no combat)", style="dim")
+        out.append("none" if compact else "none (no combat)", style="dim")
     elif seat == own and view.get("hand") is not None:
         out.append_text(faces_text(view.get("hand") or (), empty="empty"))
         out.append(f"  ({len(view.get('hand') or ())} cards)", style="dim")
@@ -291,7 +378,8 @@ def _card_cell(view: Mapping[str, Any], seat: int, seen: Iterable[Mapping[str, A
     return out
 
 
-def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]] = ()) -> RenderableType:
+def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]] = (),
+                      compact: bool = False) -> RenderableType:
     """The combat on the table: each side's declared direction, Trumps (face up, or 🂠 for face down) and card."""
     combat: Mapping[str, Any] | None = view.get("combat")
     if not combat:
@@ -299,24 +387,27 @@ def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]]
     seen = list(seen)
     own = view.get("seat")
     order = (0, 1) if own is None else (1 - int(own), int(own))
+    if compact:
+        rows = []
+        for seat in order:
+            who = (player_name(seat).replace("Player ", "P") if own is None else "You" if seat == own else "Them")
+            row = Text(f"{who}: ", style="bold")
+            row.append_text(_direction(view, seat))
+            row.append(" · trumps ")
+            row.append_text(_trumps_cell(view, seat, seen))
+            row.append(" · card ")
+            row.append_text(_card_cell(view, seat, seen))
+            rows.append(row)
+        return Text("\n").join(rows)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
     grid.add_column(style="bold")
     grid.add_column()
     names = [player_name(s) for s in order] if own is None else ["Their", "Your"]
-    sides: Sequence[Mapping[str, Any]] = combat.get("sides") or [{}, {}]
 
     def direction(seat: int) -> Text:
-        known = sides[seat].get("direction")
-        if known:
-            return Text(str(known).upper(), style="bold")
-        choice = view.get("my_choice") if seat == own else None
-        if choice and choice.get("kind") == "declare":
-            return Text(f"{LOCK} {str(choice.get('direction', '')).upper()} (sealed)", style="bold")
-        if (view.get("locked") or [False, False])[seat] and view.get("phase") == "declare":
-            return Text(f"{LOCK} locked in", style="bold")
-        return Text("—", style="dim")
+        return _direction(view, seat)
 
     a, b = order
     grid.add_row(f"{names[0]} direction:", direction(a), f"{names[1]} direction:", direction(b))
@@ -325,8 +416,26 @@ def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]]
     return grid
 
 
-def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Sequence[str] = ()) -> RenderableType:
-    """The last attack's reveal: both sides' cards, then each step of the sum as the server wrote it, one a line."""
+def _direction(view: Mapping[str, Any], seat: int) -> Text:
+    """A side's declared direction, or its sealed lock-in."""
+    own = view.get("seat")
+    combat: Mapping[str, Any] = view.get("combat") or {}
+    sides: Sequence[Mapping[str, Any]] = combat.get("sides") or [{}, {}]
+    known = sides[seat].get("direction")
+    if known:
+        return Text(str(known).upper(), style="bold")
+    choice = view.get("my_choice") if seat == own else None
+    if choice and choice.get("kind") == "declare":
+        return Text(f"{LOCK} {str(choice.get('direction', '')).upper()} (sealed)", style="bold")
+    if (view.get("locked") or [False, False])[seat] and view.get("phase") == "declare":
+        return Text(f"{LOCK} locked in", style="bold")
+    return Text("—", style="dim")
+
+
+def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Sequence[str] = (),
+                      compact: bool = False) -> RenderableType:
+    """The last attack's reveal: both sides' cards, then each step of the sum as the server wrote it, one a line
+    (``compact``: only the last step, the result; every step is in the log too)."""
     if not last:
         return Text("─ reveal ─ no attack revealed yet", style="dim")
     kind = str(last.get("kind", "attack"))
@@ -337,6 +446,21 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
                    f"{verb if attacker == own else verb + 's'} {seat_name(defender, own)}")
     if int(last.get("attacks") or 1) > 1:
         heading.append(f" (attack {last.get('attack')} of {last.get('attacks')})")
+    fighters = list(last.get("fighters") or ())
+    if len(fighters) == 2 and max(fighters) > 1 and attacker in (0, 1) and defender in (0, 1):
+        def named(seat: int) -> str:
+            letter = "ABC"[fighters[seat] // 2]
+            if compact:
+                who = player_name(seat).replace("Player ", "P") if own is None else "You" if seat == own else "Them"
+                return f"{who} {letter}"
+            if own is None:
+                return f"{player_name(seat)}'s fairy {letter}"
+            return f"{'your' if seat == own else 'their'} fairy {letter}"
+        heading = Text("─ reveal ─ ", style="bold")
+        heading.append(f"round {last.get('round', '?')}: {_capital(named(int(attacker)))} {verb}s "
+                       f"{named(int(defender))}")
+        if int(last.get("attacks") or 1) > 1:
+            heading.append(f" (attack {last.get('attack')} of {last.get('attacks')})")
     lines: list[RenderableType] = [heading]
     sides: Sequence[Mapping[str, Any]] = last.get("sides") or ()
     for side in sorted(sides, key=lambda s: 0 if s.get("seat") == attacker else 1):
@@ -360,38 +484,61 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
             line.append(f" · {side['points']} point(s) as Trumps")
         if side.get("direction"):
             line.append(f" · {str(side['direction']).upper()}")
-        line.append(" → final value ")
+        line.append(" = " if compact else " → final value ")
         value = side.get("value")
         line.append("none" if value is None else str(value), style="bold")
         lines.append(line)
-    for step in last.get("steps") or ():
-        lines.append(Text(f"  {step}"))
-    for text in extra:
+    steps = list(last.get("steps") or ())
+    for step in steps[-1:] if compact else steps:
+        lines.append(Text(f"  {step.split(' (')[0].rstrip('.') + '.' if compact else step}"))
+    for text in () if compact else extra:
         lines.append(Text(f"  {text}", style="bold"))
     return Group(*lines)
 
 
-def heap_renderable(view: Mapping[str, Any]) -> Text:
-    """The Spoils Heap's count (face up and face down) and the Fairy Deck's."""
-    up = len(view.get("spoils") or ())
-    down = int(view.get("spoils_face_down") or 0)
+def heap_renderable(view: Mapping[str, Any], compact: bool = False) -> Text:
+    """The Spoils Heap's size and top card (nobody may look through it) and the Fairy Deck's count."""
+    size = view.get("spoils")
+    count = int(size) if isinstance(size, int) else 0
+    if compact:
+        out = Text("Heap ", style="bold")
+        out.append(str(count))
+        top = view.get("spoils_top")
+        if count:
+            out.append(", top ")
+            out.append_text(face_text(top) if top else Text("face down", style="italic"))
+        out.append(" · ")
+        out.append("Deck ", style="bold")
+        out.append(str(view.get("deck", "?")))
+        return out
     out = Text("Spoils Heap: ", style="bold")
-    out.append(f"{up + down} cards ({up} face up, {down} face down)")
-    out.append(" (t to browse)", style="dim")
+    out.append(f"{count} card{'' if count == 1 else 's'}")
+    top = view.get("spoils_top")
+    if count:
+        out.append(", top ")
+        if top:
+            out.append_text(face_text(top))
+        else:
+            out.append("face down", style="italic")
     out.append(" · ")
     out.append("Fairy Deck: ", style="bold")
     out.append(f"{view.get('deck', '?')} cards")
     return out
 
 
-def _combat_words(view: Mapping[str, Any]) -> str:
+def _combat_words(view: Mapping[str, Any], compact: bool = False) -> str:
     combat: Mapping[str, Any] | None = view.get("combat")
     if not combat:
         return ""
     own = view.get("seat")
     attacker, defender = combat.get("attacker"), combat.get("defender")
     verb = "attack" if combat.get("kind") == "attack" else "wrestle"
-    if own is None:
+    fighters = list(combat.get("fighters") or ())
+    if _banded(view) and len(fighters) == 2 and attacker in (0, 1) and defender in (0, 1):
+        name = short_name if compact else (lambda v, f: fairy_name_for(v, f, own))
+        a, d = name(view, fighters[int(attacker)]), name(view, fighters[int(defender)])
+        words = f"{a} {verb}s {d}"
+    elif own is None:
         words = f"{seat_name(attacker, own)} {verb}s {seat_name(defender, own)}"
     elif attacker == own:
         words = f"you {verb} the opponent"
@@ -418,8 +565,9 @@ def _declared(view: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def fairy_meat_info(view: Mapping[str, Any]) -> Text:
-    """Duel, round, order, whose turn, the combat ("you attack (attack 1 of 2)"), declarations, the phase."""
+def fairy_meat_info(view: Mapping[str, Any], compact: bool = False) -> Text:
+    """Duel, round, order, whose turn, the combat ("you attack (attack 1 of 2)"), declarations, the phase
+    (``compact``: without the seat reminder and the declarations, which the table shows)."""
     own = view.get("seat")
     out = Text()
     if int(view.get("best_of") or 1) > 1:
@@ -429,22 +577,28 @@ def fairy_meat_info(view: Mapping[str, Any]) -> Text:
     out.append(f"round {view.get('round', '?')}", style="bold")
     order = list(view.get("order") or ())
     if order:
-        out.append(" · order: " + ", then ".join(seat_name(s, own) for s in order))
+        if compact:
+            out.append(" · order: " + ", ".join(short_name(view, f) for f in order))
+        else:
+            out.append(" · order: " + ", then ".join(fairy_name_for(view, f, own) for f in order))
     turn = view.get("turn")
     if turn is not None:
         out.append(" · ")
-        out.append("your turn" if turn == own else f"{seat_name(turn, own)}'s turn" if own is None
-                   else "the opponent's turn", style="bold")
-    combat = _combat_words(view)
+        whose = "your turn" if turn == own else f"{seat_name(turn, own)}'s turn" if own is None else "the opponent's turn"
+        if _banded(view) and view.get("turn_fairy") is not None:
+            name = (short_name if compact else lambda v, f: fairy_name_for(v, f, own))(view, int(view["turn_fairy"]))
+            whose = f"{name}'s turn"
+        out.append(whose, style="bold")
+    combat = _combat_words(view, compact)
     if combat:
         out.append(" · ")
         out.append(combat, style="bold")
-    declared = _declared(view)
+    declared = "" if compact else _declared(view)
     if declared:
         out.append(" · " + declared)
     phase = str(view.get("phase", ""))
     out.append(f" · {PHASE_NAMES.get(phase, phase)}")
-    if own is not None:
+    if own is not None and not compact:
         out.append(f" · you are {player_name(int(own))}", style="dim")
     if view.get("scenario"):
         out.append(" · scenario", style="dim")
@@ -461,8 +615,9 @@ def time_left(deadline: float | None, now: float | None = None) -> int | None:
 
 def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any] | None = None,
                       free_seats: int = 0, seconds: int | None = None,
-                      seen: Iterable[Mapping[str, Any]] = ()) -> str:
-    """One line: the result, an empty seat, your move (and the time left), or what we wait for."""
+                      seen: Iterable[Mapping[str, Any]] = (), compact: bool = False) -> str:
+    """One line: the result, an empty seat, your move (and the time left), or what we wait for (``compact``:
+    without the keys, which the footer shows)."""
     if view is None:
         return "waiting for the table…"
     own = view.get("seat")
@@ -491,47 +646,13 @@ def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any]
     other = 1 - int(own)
     if view.get("legal"):
         phase = str(view.get("phase", ""))
-        line = f"your move: {PHASE_PROMPTS.get(phase, phase)} · 1-9 or ↑ ↓ to pick, Enter sends"
+        line = f"your move: {PHASE_PROMPTS.get(phase, phase)}" + ("" if compact else " · 1-9 or ↑ ↓ to pick, Enter sends")
         if locked[other]:
             line += f" · opponent {LOCK} locked in"
         return line + clock
     if view.get("my_choice"):
         return f"you locked in {choice_text(view['my_choice'], seen)} — waiting for the opponent" + clock
     return "waiting for the opponent" + clock
-
-
-# -- the Spoils Heap ----------------------------------------------------------------
-
-
-class SpoilsScreen(ModalScreen[None]):
-    """The Spoils Heap's face-up cards, oldest first, and how many lie face down (never shown); Esc or t closes."""
-
-    DEFAULT_CSS = """
-    SpoilsScreen { align: center middle; }
-    SpoilsScreen > Vertical { width: 84; height: auto; max-height: 90%; border: round $accent; padding: 1 2;
-                              background: $panel; }
-    SpoilsScreen VerticalScroll { height: auto; max-height: 30; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss", "close"),
-        Binding("t", "dismiss", "close"),
-        Binding("q", "dismiss", "close"),
-    ]
-
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        super().__init__()
-        self.spoils = list(view.get("spoils") or ())
-        self.face_down = int(view.get("spoils_face_down") or 0)
-
-    def compose(self) -> ComposeResult:
-        body = Text("Spoils Heap", style="bold")
-        body.append(f" — {len(self.spoils)} face up (oldest first), {self.face_down} face down (never shown)\n\n")
-        body.append_text(faces_text(self.spoils, empty="no face-up cards"))
-        with Vertical():
-            with VerticalScroll():
-                yield Static(body, id="spoils")
-            yield Static("[dim]Esc or t closes[/dim]")
 
 
 # -- the screen ---------------------------------------------------------------------
@@ -544,7 +665,7 @@ class FairyMeatScreen(SolitaireScreen):
     """
 
     GAME_TITLE = "Fairy Meat"
-    RULES_HELP = RULES + "\n" + KEYS_HELP_EXTRA
+    RULES_HELP = RULES
 
     DEFAULT_CSS = """
     FairyMeatScreen #body { height: 1fr; }
@@ -553,11 +674,18 @@ class FairyMeatScreen(SolitaireScreen):
     FairyMeatScreen #them, FairyMeatScreen #me { height: auto; background: $boost; padding: 0 1; }
     FairyMeatScreen #combat, FairyMeatScreen #reveal, FairyMeatScreen #heap { height: auto; margin-top: 1; }
     FairyMeatScreen #me { margin-top: 1; }
+    FairyMeatScreen.-compact Header { display: none; }
+    FairyMeatScreen.-compact #table { padding: 0; }
+    FairyMeatScreen.-compact #moves-pane { width: 30; }
+    FairyMeatScreen.-compact EventLog { height: 3; }
+    FairyMeatScreen.-compact #them, FairyMeatScreen.-compact #me { padding: 0; }
+    FairyMeatScreen.-compact #combat, FairyMeatScreen.-compact #reveal, FairyMeatScreen.-compact #heap,
+    FairyMeatScreen.-compact #me { margin-top: 0; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "spoils", "spoils heap"),
-    ]
+    COMPACT_BELOW = (100, 32)
+    """A terminal narrower or lower than this (80x24, say) gets the compact table: one line a fairy, the
+    result of the last attack without its steps (they are in the log), a shorter log, no header."""
 
     def __init__(self, room: str, game: str, *, spectator: bool) -> None:
         super().__init__(room, game, spectator=spectator)
@@ -614,27 +742,44 @@ class FairyMeatScreen(SolitaireScreen):
         return f"round {view.get('round', '?')}"
 
     def info(self, view: dict[str, Any]) -> Text:
-        return fairy_meat_info(view)
+        return fairy_meat_info(view, self.compact)
+
+    @property
+    def compact(self) -> bool:
+        return self.has_class("-compact")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Switch to the compact table on a small terminal, and back."""
+        width, height = self.COMPACT_BELOW
+        compact = event.size.width < width or event.size.height < height
+        if compact != self.compact:
+            self.set_class(compact, "-compact")
+            if self.view is not None:
+                self.query_one("#info", Static).update(self.info(self.view))
+                self.draw(self.view)
+            self._refresh_status()
 
     def draw(self, view: dict[str, Any]) -> None:
         own = view.get("seat")
+        compact = self.compact
         top, bottom = (0, 1) if own is None else (1 - int(own), int(own))
         for widget_id, seat in (("#them", top), ("#me", bottom)):
-            body = fairy_renderable(view, seat)
+            lines = [compact_fairy(view, fid) if compact else fairy_renderable(view, fid) for fid in band_of(view, seat)]
+            body = Text("\n").join(lines)
             body.append("\n")
-            body.append_text(hand_renderable(view, seat, self.seen))
+            body.append_text(hand_renderable(view, seat, self.seen, compact))
             self.query_one(widget_id, Static).update(body)
-        self.query_one("#combat", Static).update(combat_renderable(view, self.seen))
+        self.query_one("#combat", Static).update(combat_renderable(view, self.seen, compact))
         last = view.get("last")
         extra: list[str] = []
         if last and self.reveal_extra is not None and self.reveal_extra[0] == _record_key(last):
             extra = self.reveal_extra[1]
-        self.query_one("#reveal", Static).update(reveal_renderable(last, own, extra))
-        self.query_one("#heap", Static).update(heap_renderable(view))
+        self.query_one("#reveal", Static).update(reveal_renderable(last, own, extra, compact))
+        self.query_one("#heap", Static).update(heap_renderable(view, compact))
 
     def status_text(self) -> str:
         return fairy_meat_status(self.view, over=self.over, free_seats=self.free_seats,
-                                 seconds=time_left(self.deadline), seen=self.seen)
+                                 seconds=time_left(self.deadline), seen=self.seen, compact=self.compact)
 
     def watch_free_seats(self) -> None:
         self._refresh_status()
@@ -642,13 +787,6 @@ class FairyMeatScreen(SolitaireScreen):
     def _tick(self) -> None:
         if self.deadline is not None:
             self._refresh_status()
-
-    # -- keys ------------------------------------------------------------------------
-
-    def action_spoils(self) -> None:
-        """Browse the Spoils Heap's face-up cards (public to everyone)."""
-        if self.view is not None:
-            self.app.push_screen(SpoilsScreen(self.view))
 
 
 def _record_key(last: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -13,11 +13,20 @@ from engine.fairy_meat import cards
 from engine.fairy_meat.cards import Colour
 from engine.fairy_meat.state import Combat, DamageScale, Side
 
-__all__ = ["Result", "Trump", "applied_trumps", "card_key", "evaluate", "points_for", "sign", "who"]
+__all__ = ["BAND_LETTERS", "Result", "Trump", "applied_trumps", "card_key", "evaluate", "fairy_name", "points_for", "sign",
+           "who"]
+
+BAND_LETTERS = "ABC"
+"""A band's fairies are its fairy A, B and C."""
 
 
 def who(seat: int) -> str:
     return f"Player {seat + 1}"
+
+
+def fairy_name(fid: int, band: int) -> str:
+    """Fairy ``fid`` (seat ``fid % 2``'s fairy ``fid // 2``): ``Player 1``, or ``Player 1's fairy B`` in bands."""
+    return who(fid % 2) if band == 1 else f"{who(fid % 2)}'s fairy {BAND_LETTERS[fid // 2]}"
 
 
 def card_key(code: str) -> tuple[int, int]:

@@ -8,13 +8,13 @@ list ``legal`` returns), so what is listed and what is accepted never disagree.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Mapping
 
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.fairy_meat import cards
 from engine.fairy_meat.cards import Colour
-from engine.fairy_meat.combat import Result, card_key, evaluate, who
+from engine.fairy_meat.combat import BAND_LETTERS, Result, card_key, evaluate, fairy_name, who
 from engine.fairy_meat.state import (
     CURABLE_BY_KISS,
     WEAPONS,
@@ -114,10 +114,21 @@ class Table:
             if not pool:
                 return None
             s.deck = self.shuffle(pool)
-            s.spoils, s.spoils_down = [], []
+            s.spoils, s.spoils_down, s.spoils_top = [], [], None
             self.emit("reshuffle", f"The Fairy Deck is empty: the Spoils Heap ({_plural(len(pool), 'card')}) is "
                       "shuffled into a new Fairy Deck.", deck=len(s.deck))
         return s.deck.pop(0)
+
+    def discard(self, up: Sequence[str], down: Sequence[str] = ()) -> None:
+        """Cards to the Spoils Heap: ``up`` face up, then ``down`` face down on top of them; the heap shows only
+        its top card, and only when that card went there face up."""
+        s = self.s
+        s.spoils += list(up)
+        s.spoils_down += list(down)
+        if down:
+            s.spoils_top = None
+        elif up:
+            s.spoils_top = up[-1]
 
     def fairy(self, seat: int) -> Fairy:
         return self.s.fairies[seat]
@@ -130,9 +141,36 @@ class Table:
         """Put tasks at the front of the agenda, in the order given."""
         self.s.agenda[0:0] = list(tasks)
 
-    def stats(self, seat: int) -> str:
-        f = self.fairy(seat)
+    def stats(self, fid: int) -> str:
+        f = self.fairy(fid)
         return f"Live {f.live}, Kill {f.kill}"
+
+    # -- bands: fairy ``fid`` belongs to seat ``fid % 2`` and is its fairy ``fid // 2`` (A, B, C) ---------
+
+    @property
+    def band(self) -> int:
+        return self.o.band
+
+    def name(self, fid: int) -> str:
+        """``Player 1`` in a duel of one fairy a side; ``Player 1's fairy B`` in bands."""
+        return fairy_name(fid, self.band)
+
+    def band_of(self, seat: int) -> list[int]:
+        """The fairies of ``seat``'s band, A first."""
+        return [fid for fid in range(len(self.s.fairies)) if fid % 2 == seat]
+
+    def living(self, seat: int) -> list[int]:
+        return [fid for fid in self.band_of(seat) if not self.fairy(fid).dead]
+
+    def fighter(self, seat: int) -> int:
+        """The fairy of ``seat`` in the combat on the table."""
+        assert self.s.combat is not None
+        return self.s.combat.fighters[seat]
+
+    @staticmethod
+    def fid(task: Mapping[str, Any]) -> int:
+        """The fairy a task is about (a task without one is about the seat's only fairy)."""
+        return int(task.get("fairy", task["seat"]))
 
     # -- the agenda --------------------------------------------------------------------------
 
@@ -183,11 +221,11 @@ class Table:
         assert task is not None
         do = task["do"]
         if do == "seal":
-            return self.seal_options(task["ask"], seat)
+            return self.seal_options(task["ask"], seat, task.get("slot", 0))
         if do == "act":
-            return self.act_options(seat)
+            return self.act_options(self.fid(task))
         if do == "damage":
-            f = self.fairy(seat)
+            f = self.fairy(self.fid(task))
             return [{"kind": "damage", "from": "live", "label": f"Take 1 from Live ({f.live} → {f.live - 1})"},
                     {"kind": "damage", "from": "kill", "label": f"Take 1 from Kill ({f.kill} → {f.kill - 1})"}]
         if do == "reveal":
@@ -198,7 +236,7 @@ class Table:
                     for flag in (True, False)]
         if do == "points":
             n = task["points"]
-            acted = self.fairy(seat).acted
+            acted = self.fairy(self.fid(task)).acted
             return [
                 {"kind": "points", "use": "bonus",
                  "label": (f"Bonus: {_plural(n, 'extra card')} for your attack this round" if not acted
@@ -209,14 +247,15 @@ class Table:
             return [{"kind": "cure", "condition": c, "label": f"Cure {Condition(c).display}"} for c in task["options"]]
         raise AssertionError(f"no options for task {do}")
 
-    def setup_of(self, seat: int) -> FairySetup:
-        return self.o.fairies[seat] if self.o.fairies is not None else FairySetup()
+    def setup_of(self, fid: int) -> FairySetup:
+        return self.o.fairy_setup(fid)
 
-    def seal_options(self, ask: str, seat: int) -> list[dict[str, Any]]:
+    def seal_options(self, ask: str, seat: int, slot: int = 0) -> list[dict[str, Any]]:
         if self.s.sealed[seat] is not None:
             return []
         if ask == "weapon":
-            fixed = self.setup_of(seat)
+            fixed = self.setup_of(2 * slot + seat)
+            head = f"Fairy {BAND_LETTERS[slot]}: " if self.band > 1 else ""
             weapons = [fixed.weapon] if fixed.weapon is not None else list(WEAPONS)
             splits: list[tuple[int, int] | None] = (
                 list(SPLITS) if self.o.split_points and fixed.live is None else [None])
@@ -224,7 +263,7 @@ class Table:
             for name in weapons:
                 for split in splits:
                     decision: dict[str, Any] = {"kind": "weapon", "weapon": name}
-                    label = WEAPONS[name].title
+                    label = head + WEAPONS[name].title
                     if split is not None:
                         decision["live"], decision["kill"] = split
                         label += f", Live {split[0]} / Kill {split[1]}"
@@ -267,10 +306,10 @@ class Table:
                      for c in trumps] + [{"kind": "no_card", "label": none_label}])
         raise AssertionError(f"unknown sealed step {ask}")
 
-    def auto_seal(self, ask: str, seat: int) -> dict[str, Any] | None:
+    def auto_seal(self, ask: str, seat: int, slot: int = 0) -> dict[str, Any] | None:
         """The choice of a seat that has nothing to choose (its hand count, public, already tells)."""
         if ask == "weapon":
-            options = self.seal_options(ask, seat)
+            options = self.seal_options(ask, seat, slot)
             return _bare(options[0]) if len(options) == 1 else None
         if ask in ("trumps", "numbered"):
             side = self.side(seat)
@@ -281,13 +320,20 @@ class Table:
             return {"kind": "no_card"}
         return None
 
-    def act_options(self, seat: int) -> list[dict[str, Any]]:
-        f = self.fairy(seat)
+    def act_options(self, fid: int) -> list[dict[str, Any]]:
+        f = self.fairy(fid)
         weapon = WEAPONS[f.weapon or "claws"]
-        out: list[dict[str, Any]] = [
-            {"kind": "action", "action": "attack", "label": f"Attack with {weapon.title}"},
-            {"kind": "action", "action": "wrestle", "label": "Wrestle (Kill points for both)"},
-        ]
+        out: list[dict[str, Any]] = []
+        if self.band == 1:
+            out += [{"kind": "action", "action": "attack", "label": f"Attack with {weapon.title}"},
+                    {"kind": "action", "action": "wrestle", "label": "Wrestle (Kill points for both)"}]
+        else:
+            foes = self.living(1 - fid % 2)
+            for action in ("attack", "wrestle"):
+                for foe in foes:
+                    g = self.fairy(foe)
+                    out.append({"kind": "action", "action": action, "target": foe,
+                                "label": f"{action.capitalize()} {self.name(foe)} (Live {g.live}, Kill {g.kill})"})
         if f.has("berserk"):
             return out
         if self.o.fungus and f.mushrooms > 0:
@@ -322,7 +368,7 @@ class Table:
         assert task is not None
         options = self.options(seat)
         if task["do"] == "damage":
-            f = self.fairy(seat)
+            f = self.fairy(self.fid(task))
             return {"kind": "damage", "from": "live" if f.live >= f.kill else "kill"}
         if task["do"] in ("reveal", "apply"):
             assert self.s.combat is not None
@@ -336,7 +382,7 @@ class Table:
             better = _score(self.s.combat, yes, seat) > _score(self.s.combat, no, seat)
             return _bare(options[0] if better else options[1])
         if task["do"] == "points":
-            return {"kind": "points", "use": "trumps" if self.fairy(seat).acted else "bonus"}
+            return {"kind": "points", "use": "trumps" if self.fairy(self.fid(task)).acted else "bonus"}
         return _bare(options[0])
 
     # -- applying a decision ------------------------------------------------------------------
@@ -352,17 +398,18 @@ class Table:
             return
         self.s.agenda.pop(0)
         if do == "act":
-            self.action(seat, d)
+            self.action(self.fid(task), d)
         elif do == "damage":
-            f = self.fairy(seat)
+            fid = self.fid(task)
+            f = self.fairy(fid)
             if d["from"] == "live":
                 f.live -= 1
             else:
                 f.kill -= 1
             task["left"] -= 1
             more = f" ({task['left']} more to take)" if task["left"] else ""
-            self.emit("damage", f"{who(seat)} takes 1 damage from {d['from'].capitalize()}: {self.stats(seat)}{more}.",
-                      seat=seat, pool=d["from"], live=f.live, kill=f.kill)
+            self.emit("damage", f"{self.name(fid)} takes 1 damage from {d['from'].capitalize()}: {self.stats(fid)}{more}.",
+                      seat=seat, fairy=fid, pool=d["from"], live=f.live, kill=f.kill)
             if task["left"] > 0:
                 self.push(task)
         elif do == "reveal":
@@ -382,45 +429,53 @@ class Table:
                       "as Trumps.", seat=seat, apply=side.apply_points)
         elif do == "points":
             if d["use"] == "bonus":
-                self.bonus(seat, task["points"])
+                self.bonus(self.fid(task), task["points"], task.get("against", 1 - seat))
             else:
                 self.side(seat).points = task["points"]
                 self.emit("points", f"{who(seat)} keeps her {_plural(task['points'], 'point')} as Trumps for the next "
                           "attack.", seat=seat, use="trumps", points=task["points"])
         elif do == "cure":
-            self.cure(seat, d["condition"], "the mushroom")
+            self.cure(self.fid(task), d["condition"], "the mushroom")
         else:
             raise AssertionError(f"no decision for task {do}")
 
-    def action(self, seat: int, d: dict[str, Any]) -> None:
-        f = self.fairy(seat)
+    def action(self, fid: int, d: dict[str, Any]) -> None:
+        f = self.fairy(fid)
+        seat = fid % 2
         what = d["action"]
         if what in ("attack", "wrestle"):
-            self.push({"do": "combat", "kind": what, "attacker": seat})
+            target = int(d.get("target", 1 - seat))
+            self.push({"do": "combat", "kind": what, "attacker": seat, "fairy": fid, "target": target})
         elif what == "fungus":
             f.mushrooms -= 1
-            self.emit("fungus", f"{who(seat)} eats a mushroom ({f.mushrooms} left).", seat=seat, mushrooms=f.mushrooms)
-            self.push({"do": "fungus", "seat": seat})
+            self.emit("fungus", f"{self.name(fid)} eats a mushroom ({f.mushrooms} left).", seat=seat, fairy=fid,
+                      mushrooms=f.mushrooms)
+            self.push({"do": "fungus", "seat": seat, "fairy": fid})
         else:
             f.twinkle -= 1
             f.conditions.remove(d["condition"])
-            self.emit("kiss", f"{who(seat)} spends a Twinkle point on a Kiss: {Condition(d['condition']).display} is "
-                      f"gone ({f.twinkle} Twinkle left).", seat=seat, condition=d["condition"], twinkle=f.twinkle)
+            self.emit("kiss", f"{self.name(fid)} spends a Twinkle point on a Kiss: {Condition(d['condition']).display} "
+                      f"is gone ({f.twinkle} Twinkle left).", seat=seat, fairy=fid, condition=d["condition"],
+                      twinkle=f.twinkle)
 
-    def bonus(self, seat: int, points: int) -> None:
-        f = self.fairy(seat)
+    def bonus(self, fid: int, points: int, against: int) -> None:
+        """Bonus cards won by defending, for her attack back on ``against`` this round (on no other foe)."""
+        f = self.fairy(fid)
+        foe = f" on {self.name(against)}" if self.band > 1 else " back"
         if f.acted:
-            self.emit("points", f"{who(seat)} has had her turn this round: her {_plural(points, 'point')} bring "
-                      "no bonus cards.", seat=seat, use="bonus", points=0)
+            self.emit("points", f"{self.name(fid)} has had her turn this round: her {_plural(points, 'point')} bring "
+                      "no bonus cards.", seat=fid % 2, fairy=fid, use="bonus", points=0)
         else:
             f.bonus += points
-            self.emit("points", f"{who(seat)} gains {_plural(points, 'bonus card')} for her attack back this round "
-                      f"({f.bonus} in all).", seat=seat, use="bonus", points=points)
+            f.bonus_vs[str(against)] = f.bonus_vs.get(str(against), 0) + points
+            self.emit("points", f"{self.name(fid)} gains {_plural(points, 'bonus card')} for her attack{foe} this "
+                      f"round ({f.bonus} in all).", seat=fid % 2, fairy=fid, use="bonus", points=points,
+                      against=against)
 
-    def cure(self, seat: int, condition: str, by: str) -> None:
-        self.fairy(seat).conditions.remove(condition)
-        self.emit("cure", f"{by.capitalize()} cures {who(seat)}'s {Condition(condition).display}.", seat=seat,
-                  condition=condition)
+    def cure(self, fid: int, condition: str, by: str) -> None:
+        self.fairy(fid).conditions.remove(condition)
+        self.emit("cure", f"{by.capitalize()} cures {self.name(fid)}'s {Condition(condition).display}.", seat=fid % 2,
+                  fairy=fid, condition=condition)
 
     # -- tasks ----------------------------------------------------------------------------------
 
@@ -433,16 +488,17 @@ class Table:
             s.deck = list(self.o.deck)
         else:
             s.deck = self.shuffle(self.o.fairy_deck())
-        s.spoils, s.spoils_down = [], []
-        s.fairies = [self.new_fairy(seat) for seat in (0, 1)]
+        s.spoils, s.spoils_down, s.spoils_top = [], [], None
+        s.fairies = [self.new_fairy(fid) for fid in range(2 * self.band)]
         best = f" (best of {self.o.best_of}; {s.wins[0]}-{s.wins[1]})" if self.o.best_of > 1 else ""
-        self.emit("duel", f"Duel {s.duel}{best}: the Fairy Deck holds {_plural(len(s.deck), 'card')}.", duel=s.duel,
-                  deck=len(s.deck))
-        self.push({"do": "seal", "ask": "weapon"}, {"do": "round"})
+        bands = f" Bands of {self.band} fairies a side." if self.band > 1 else ""
+        self.emit("duel", f"Duel {s.duel}{best}: the Fairy Deck holds {_plural(len(s.deck), 'card')}.{bands}",
+                  duel=s.duel, deck=len(s.deck), band=self.band)
+        self.push(*({"do": "seal", "ask": "weapon", "slot": slot} for slot in range(self.band)), {"do": "round"})
         return True
 
-    def new_fairy(self, seat: int) -> Fairy:
-        fixed = self.setup_of(seat)
+    def new_fairy(self, fid: int) -> Fairy:
+        fixed = self.setup_of(fid)
         f = Fairy(mushrooms=2 if self.o.fungus else 0)
         if fixed.live is not None and fixed.kill is not None:
             f.live, f.kill = fixed.live, fixed.kill
@@ -456,24 +512,30 @@ class Table:
 
     def t_seal(self, task: dict[str, Any]) -> bool:
         ask = task["ask"]
+        slot = task.get("slot", 0)
         for seat in (0, 1):
             if self.s.sealed[seat] is None:
-                self.s.sealed[seat] = self.auto_seal(ask, seat)
+                self.s.sealed[seat] = self.auto_seal(ask, seat, slot)
         if any(choice is None for choice in self.s.sealed):
             return False
         choices: list[dict[str, Any]] = [c for c in self.s.sealed if c is not None]
         self.s.sealed = [None, None]
-        _REVEALS[ask](self, choices)
+        if ask == "weapon":
+            self.r_weapon(choices, slot)
+        else:
+            _REVEALS[ask](self, choices)
         return True
 
-    def r_weapon(self, choices: list[dict[str, Any]]) -> None:
+    def r_weapon(self, choices: list[dict[str, Any]], slot: int = 0) -> None:
         parts = []
         for seat, d in enumerate(choices):
-            f = self.fairy(seat)
+            fid = 2 * slot + seat
+            f = self.fairy(fid)
             f.weapon = d["weapon"]
             if "live" in d:
                 f.live, f.kill = d["live"], d["kill"]
-            parts.append(f"{who(seat)} takes {WEAPONS[d['weapon']].title} ({self.stats(seat)}, Twinkle {f.twinkle})")
+            parts.append(f"{self.name(fid)} takes {WEAPONS[d['weapon']].title} ({self.stats(fid)}, "
+                         f"Twinkle {f.twinkle})")
         self.emit("weapons", "; ".join(parts) + ".", weapons=[f.weapon for f in self.s.fairies],
                   live=[f.live for f in self.s.fairies], kill=[f.kill for f in self.s.fairies])
 
@@ -573,15 +635,21 @@ class Table:
     def t_combat(self, task: dict[str, Any]) -> bool:
         kind, a = task["kind"], task["attacker"]
         d = 1 - a
-        fa = self.fairy(a)
+        fa_id = int(task.get("fairy", a))
+        fd_id = int(task.get("target", d))
+        fa = self.fairy(fa_id)
         weapon = WEAPONS[fa.weapon or "claws"]
         attacks = weapon.attacks if kind == "attack" else 1
-        self.s.combat = Combat(kind=kind, attacker=a, defender=d, attacks=attacks, sides=[Side(0), Side(1)])
-        how = f"attacks {who(d)} with {weapon.title}" if kind == "attack" else f"wrestles {who(d)}"
-        self.emit("combat", f"{who(a)} {how}" + (f" ({attacks} attacks from one combat hand)" if attacks > 1 else "") + ".",
-                  kind=kind, attacker=a, defender=d, attacks=attacks)
-        for seat, parts in ((a, self.attack_cards(a, kind, weapon.attack_cards)),
-                            (d, self.defence_cards(d, kind, weapon.defence_modifier))):
+        fighters = [fa_id, fd_id] if a == 0 else [fd_id, fa_id]
+        self.s.combat = Combat(kind=kind, attacker=a, defender=d, attacks=attacks, sides=[Side(0), Side(1)],
+                               fighters=fighters)
+        how = (f"attacks {self.name(fd_id)} with {weapon.title}" if kind == "attack"
+               else f"wrestles {self.name(fd_id)}")
+        self.emit("combat", f"{self.name(fa_id)} {how}"
+                  + (f" ({attacks} attacks from one combat hand)" if attacks > 1 else "") + ".",
+                  mode=kind, attacker=a, defender=d, attacks=attacks, fighters=list(fighters))
+        for seat, parts in ((a, self.attack_cards(fa_id, kind, weapon.attack_cards, fd_id)),
+                            (d, self.defence_cards(fd_id, kind, weapon.defence_modifier))):
             count = max(0, sum(n for _, n in parts))
             side = self.side(seat)
             while len(side.hand) < count:
@@ -591,27 +659,37 @@ class Table:
                 side.hand.append(card)
             sums = _sum(parts)
             short = "" if len(side.hand) == count else f" (the Fairy Deck and the Spoils Heap ran out: {len(side.hand)})"
-            text = f"{who(seat)} draws a combat hand of {_plural(count, 'card')} ({sums}){short}."
+            text = f"{self.name(fighters[seat])} draws a combat hand of {_plural(count, 'card')} ({sums}){short}."
             self.emit("combat_hand", text, {seat: {"text": text + f" Yours: {_faces(side.hand)}.",
                                                    "cards": list(side.hand)}}, seat=seat, count=len(side.hand))
-        fa.bonus = 0
+        fa.bonus, fa.bonus_vs = 0, {}
         self.push({"do": "seal", "ask": "declare"}, *({"do": "attack"} for _ in range(attacks)), {"do": "combat_end"})
         return True
 
-    def attack_cards(self, seat: int, kind: str, weapon_cards: int) -> list[tuple[str, int]]:
-        f = self.fairy(seat)
+    def attack_cards(self, fid: int, kind: str, weapon_cards: int, target: int) -> list[tuple[str, int]]:
+        f = self.fairy(fid)
         parts = [("Kill", f.kill)]
         if kind == "attack" and weapon_cards:
             parts.append((WEAPONS[f.weapon or "claws"].title, weapon_cards))
         parts.append(("for attacking", 1))
-        if f.bonus:
-            parts.append(("bonus", f.bonus))
+        bonus = f.bonus_vs.get(str(target), 0)
+        if bonus:
+            parts.append(("bonus", bonus))
         if f.count("gbh"):
             parts.append(("GBH", -f.count("gbh")))
+        return self.scenario_cards(fid, parts)
+
+    def scenario_cards(self, fid: int, parts: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """A scenario's fixed hand size replaces the sum; its Flutter penalty takes cards off."""
+        fixed = self.setup_of(fid)
+        if fixed.hand_size is not None:
+            parts = [("scenario hand size", fixed.hand_size)]
+        if fixed.flutter_penalty:
+            parts = [*parts, ("Flutter penalty", -fixed.flutter_penalty)]
         return parts
 
-    def defence_cards(self, seat: int, kind: str, modifier: int) -> list[tuple[str, int]]:
-        f = self.fairy(seat)
+    def defence_cards(self, fid: int, kind: str, modifier: int) -> list[tuple[str, int]]:
+        f = self.fairy(fid)
         parts = [("Live", f.live)] if kind == "attack" else [("Kill", f.kill)]
         if kind == "attack" and modifier:
             parts.append(("Vibro-Master", modifier))
@@ -621,7 +699,7 @@ class Table:
             parts.append(("Posed: not yet acted", 1))
         if f.count("gbh"):
             parts.append(("GBH", -f.count("gbh")))
-        return parts
+        return self.scenario_cards(fid, parts)
 
     def t_attack(self, task: dict[str, Any]) -> bool:
         c = self.s.combat
@@ -674,16 +752,18 @@ class Table:
         self.s.last = self.record(c, r, damage)
         for seat in (a, d):
             if damage[seat]:
-                tasks += self.hit(seat, damage[seat], f"{'the wrestle' if c.kind == 'wrestle' else 'the attack'}")
+                tasks += self.hit(c.fighters[seat], damage[seat],
+                                  f"{'the wrestle' if c.kind == 'wrestle' else 'the attack'}")
         if tasks:
             tasks.append({"do": "check"})
         for seat in (0, 1):
             self.side(seat).points = 0
         if c.kind == "attack" and r.winner == d:
             if c.number < c.attacks:
-                tasks.append({"do": "points", "seat": d, "points": r.points})
+                tasks.append({"do": "points", "seat": d, "fairy": c.fighters[d], "against": c.fighters[a],
+                              "points": r.points})
             else:
-                self.bonus(d, r.points)
+                self.bonus(c.fighters[d], r.points, c.fighters[a])
         self.push(*tasks)
         return True
 
@@ -704,20 +784,22 @@ class Table:
         return {"duel": self.s.duel, "round": self.s.round, "kind": c.kind, "attacker": c.attacker,
                 "defender": c.defender, "attack": c.number, "attacks": c.attacks, "sides": sides,
                 "steps": list(r.steps), "winner": r.winner, "diff": r.diff, "points": r.points, "aces": r.aces,
-                "damage": damage}
+                "damage": damage, "fighters": list(c.fighters)}
 
-    def hit(self, seat: int, damage: int, what: str) -> list[dict[str, Any]]:
+    def hit(self, fid: int, damage: int, what: str) -> list[dict[str, Any]]:
         """Damage from one attack: a Nasty Hit first when it is 3 or more."""
-        self.emit("hit", f"{who(seat)} is hit by {what} for {damage} damage.", seat=seat, damage=damage)
+        seat = fid % 2
+        self.emit("hit", f"{self.name(fid)} is hit by {what} for {damage} damage.", seat=seat, fairy=fid, damage=damage)
         if self.o.nasty_hits and damage >= 3:
-            return [{"do": "nasty", "seat": seat, "damage": damage}]
-        return [{"do": "damage", "seat": seat, "left": damage}]
+            return [{"do": "nasty", "seat": seat, "fairy": fid, "damage": damage}]
+        return [{"do": "damage", "seat": seat, "fairy": fid, "left": damage}]
 
     def t_nasty(self, task: dict[str, Any]) -> bool:
         """The Nasty Hits draw: until a Numbered card (Trumps kept: black +1, red -1), a Joker lucks out."""
         seat, damage = task["seat"], task["damage"]
+        fid = self.fid(task)
         poison = task.get("poison", False)
-        f = self.fairy(seat)
+        f = self.fairy(fid)
         why = "the poisonous mushroom" if poison else f"{damage} damage in one blow"
         drawn: list[str] = []
         black = red = aces = 0
@@ -739,23 +821,23 @@ class Table:
             else:
                 red += 1
             aces += card == cards.ACE_OF_SPADES
-        self.s.spoils += drawn
-        head = f"Nasty Hit on {who(seat)} ({why}): the server draws {_faces(drawn)}"
+        self.discard(drawn)
+        head = f"Nasty Hit on {self.name(fid)} ({why}): the server draws {_faces(drawn)}"
         if joker:
             final = (damage + 1) // 2
             self.emit("nasty_hit", f"{head}. A Joker: she lucks out big time, takes only half the damage ({damage} → "
-                      f"{final}, rounded up) and no Nasty Hit.", seat=seat, cards=drawn, result="joker", damage=final)
-            self.push({"do": "damage", "seat": seat, "left": final})
+                      f"{final}, rounded up) and no Nasty Hit.", seat=seat, fairy=fid, cards=drawn, result="joker", damage=final)
+            self.push({"do": "damage", "seat": seat, "fairy": fid, "left": final})
             return True
         if numbered is None:
             self.emit("nasty_hit", f"{head}; the Fairy Deck and the Spoils Heap are empty, so there is no Nasty Hit.",
-                      seat=seat, cards=drawn, result=None, damage=damage)
-            self.push({"do": "damage", "seat": seat, "left": damage})
+                      seat=seat, fairy=fid, cards=drawn, result=None, damage=damage)
+            self.push({"do": "damage", "seat": seat, "fairy": fid, "left": damage})
             return True
         if aces:
             doubled = damage * 2 ** aces
             self.emit("ace_of_spades", f"The Ace of Spades is drawn for the Nasty Hit: the damage doubles: {damage} → "
-                      f"{doubled}.", seat=seat, aces=aces)
+                      f"{doubled}.", seat=seat, fairy=fid, aces=aces)
             damage = doubled
         over = max(0, damage - 3)
         value = cards.rank(numbered) + over + black - red
@@ -775,20 +857,21 @@ class Table:
         elif result == "brains_rattled" and f.twinkle == 0:
             final = damage + 1
         change = f" Damage {damage} → {final}." if final != damage else ""
-        self.emit("nasty_hit", f"{head}: {sums} = {value}: {meaning}.{change}", seat=seat, cards=drawn, value=value,
+        self.emit("nasty_hit", f"{head}: {sums} = {value}: {meaning}.{change}", seat=seat, fairy=fid, cards=drawn, value=value,
                   result=result, damage=final)
         tasks: list[dict[str, Any]] = []
         if final:
-            tasks.append({"do": "damage", "seat": seat, "left": final})
+            tasks.append({"do": "damage", "seat": seat, "fairy": fid, "left": final})
         if result not in ("spawny_get", "narrow_escape"):
-            tasks.append({"do": "condition", "seat": seat, "effect": result})
+            tasks.append({"do": "condition", "seat": seat, "fairy": fid, "effect": result})
         self.push(*tasks)
         return True
 
     def t_damage(self, task: dict[str, Any]) -> bool:
         """Damage point by point: the owner chooses Live or Kill while she has both; otherwise it is forced."""
         seat = task["seat"]
-        f = self.fairy(seat)
+        fid = self.fid(task)
+        f = self.fairy(fid)
         forced: list[str] = []
         while task["left"] > 0 and not f.dead:
             if f.live > 0 and f.kill > 0:
@@ -802,40 +885,42 @@ class Table:
             task["left"] -= 1
         if forced:
             where = forced[0].capitalize()
-            self.emit("damage", f"{who(seat)} takes {forced.count(forced[0])} damage from {where}, the only points she "
-                      f"has left: {self.stats(seat)}.", seat=seat, pool=forced[0], forced=len(forced), live=f.live,
+            self.emit("damage", f"{self.name(fid)} takes {forced.count(forced[0])} damage from {where}, the only points she "
+                      f"has left: {self.stats(fid)}.", seat=seat, fairy=fid, pool=forced[0], forced=len(forced), live=f.live,
                       kill=f.kill)
         if task["left"] > 0 and f.dead:
-            self.emit("overkill", f"{who(seat)} has no points left to lose ({task['left']} damage more).", seat=seat)
+            self.emit("overkill", f"{self.name(fid)} has no points left to lose ({task['left']} damage more).",
+                      seat=seat, fairy=fid)
             return True
         return bool(task["left"] <= 0)
 
     def t_condition(self, task: dict[str, Any]) -> bool:
         seat, effect = task["seat"], task["effect"]
-        f = self.fairy(seat)
+        fid = self.fid(task)
+        f = self.fairy(fid)
         if f.dead and effect != "head_off":
             return True
         text = ""
         if effect == "head_off":
             f.live = f.kill = 0
-            text = f"{who(seat)}'s head comes clean off: she is dead."
+            text = f"{self.name(fid)}'s head comes clean off: she is dead."
         elif effect == "brains_rattled":
             if f.twinkle > 0:
                 f.twinkle -= 1
                 f.rattled += 1
-                text = f"{who(seat)} loses a Twinkle point for good ({f.twinkle} left)."
+                text = f"{self.name(fid)} loses a Twinkle point for good ({f.twinkle} left)."
             else:
-                text = f"{who(seat)} had no Twinkle point to lose: she took 1 damage more instead."
+                text = f"{self.name(fid)} had no Twinkle point to lose: she took 1 damage more instead."
         elif effect in ("panicked", "confused"):
             other = "confused" if effect == "panicked" else "panicked"
             if f.has(other):
                 f.conditions.remove(other)
-                text = f"{who(seat)} was {other.capitalize()}: the two cancel out and both are gone."
+                text = f"{self.name(fid)} was {other.capitalize()}: the two cancel out and both are gone."
             elif f.has(effect):
-                text = f"{who(seat)} is already {effect.capitalize()}."
+                text = f"{self.name(fid)} is already {effect.capitalize()}."
             else:
                 f.conditions.append(effect)
-                text = f"{who(seat)} is {effect.capitalize()}."
+                text = f"{self.name(fid)} is {effect.capitalize()}."
         elif effect == "berserk":
             moved = f.live
             f.kill += f.live
@@ -845,35 +930,70 @@ class Table:
                     f.conditions.remove(gone)
             if not f.has("berserk"):
                 f.conditions.append("berserk")
-            text = (f"{who(seat)} goes Berserk: her {moved} Live points become Kill points ({self.stats(seat)}); "
+            text = (f"{self.name(fid)} goes Berserk: her {moved} Live points become Kill points ({self.stats(fid)}); "
                     "she may only attack or wrestle from now on.")
         elif effect == "dazed":
             if not f.has("dazed"):
                 f.conditions.append("dazed")
-            text = f"{who(seat)} is Dazed."
+            text = f"{self.name(fid)} is Dazed."
         else:
             f.conditions.append(effect)
-            text = f"{who(seat)} suffers {Condition(effect).display} ({f.count(effect)} in all)."
-        self.emit("condition", text, seat=seat, effect=effect, conditions=list(f.conditions))
+            text = f"{self.name(fid)} suffers {Condition(effect).display} ({f.count(effect)} in all)."
+        self.emit("condition", text, seat=seat, fairy=fid, effect=effect, conditions=list(f.conditions))
         return True
 
     def t_check(self, task: dict[str, Any]) -> bool:
         """A dead fairy ends the duel (both dead: a drawn duel); the match ends, or the next duel begins."""
         s = self.s
-        dead = [seat for seat in (0, 1) if self.fairy(seat).dead]
+        for fid, f in enumerate(s.fairies):
+            if f.dead and not f.fallen:
+                f.fallen = True
+                if self.band > 1:
+                    self.emit("fallen", f"{self.name(fid)} is dead: she takes no more turns and cannot be attacked.",
+                              seat=fid % 2, fairy=fid)
+        dead = [seat for seat in (0, 1) if not self.living(seat)]
         if not dead:
+            c = s.combat
+            if c is not None and any(self.fairy(fid).dead for fid in c.fighters):
+                self.end_combat()
             return True
         winner = None if len(dead) == 2 else 1 - dead[0]
+        if self.band == 1:
+            both, one = "Both fairies are dead", f"{who(dead[0])}'s fairy is dead"
+        else:
+            both, one = "Both bands are dead", f"Every fairy of {who(dead[0])}'s band is dead"
+        if winner is None:
+            self.end_duel(None, f"{both}: the duel is drawn.")
+        else:
+            self.end_duel(winner, f"{one}: {who(winner)} wins duel {s.duel}.")
+        return True
+
+    def end_combat(self) -> None:
+        """A fighter is dead but her band fights on: the combat ends at once (no further attack); the cards on
+        the table and in both combat hands go to the Spoils Heap as at any combat's end."""
+        s = self.s
+        c = s.combat
+        assert c is not None
+        dead = [fid for fid in c.fighters if self.fairy(fid).dead]
+        self.emit("combat_over", f"{' and '.join(self.name(fid) for fid in dead)} "
+                  f"{'is' if len(dead) == 1 else 'are'} dead: the combat ends.", fairies=dead)
+        cut = next((i for i, t in enumerate(s.agenda) if t["do"] == "combat_end"), None)
+        if cut is not None:
+            s.agenda = [t for t in s.agenda[cut + 1:]]
+        self.t_attack_end({})
+        self.t_combat_end({})
+
+    def end_duel(self, winner: int | None, text: str, limit: bool = False) -> None:
+        """The duel is over (a death, or the round limit): the match ends, or the next duel begins."""
+        s = self.s
         if s.combat is not None:
             self.t_attack_end({})
             self.t_combat_end({})
         if winner is None:
             s.draws += 1
-            self.emit("duel_over", "Both fairies are dead: the duel is drawn.", duel=s.duel, winner=None)
         else:
             s.wins[winner] += 1
-            self.emit("duel_over", f"{who(dead[0])}'s fairy is dead: {who(winner)} wins duel {s.duel}.", duel=s.duel,
-                      winner=winner)
+        self.emit("duel_over", text, duel=s.duel, winner=winner, limit=limit)
         s.agenda = []
         s.turn = None
         need = self.o.best_of // 2 + 1
@@ -886,22 +1006,40 @@ class Table:
                 champion = 0 if s.wins[0] > s.wins[1] else 1
                 detail = (f"{who(champion)}'s fairy wins" + (f", {max(s.wins)}-{min(s.wins)} in duels"
                                                               if self.o.best_of > 1 else ""))
+            if limit:
+                detail += " (the last duel reached the round limit)"
             s.outcome = Outcome(champion, OutcomeReason.KNOCKOUT, (s.wins[0], s.wins[1]), detail)
             self.emit("over", f"The match is over: {detail}.", winner=champion, wins=list(s.wins))
         else:
             s.agenda = [{"do": "duel_start"}]
-        return True
+
+    def left(self, seat: int) -> int:
+        """The Live and Kill points a side has left, over its living fairies (the round limit's tiebreak)."""
+        return sum(max(0, self.fairy(fid).live) + max(0, self.fairy(fid).kill) for fid in self.living(seat))
 
     def t_round(self, task: dict[str, Any]) -> bool:
         s = self.s
+        if s.round >= self.o.round_limit:
+            left = [self.left(seat) for seat in (0, 1)]
+            head = (f"The round limit: {_plural(s.round, 'round')} played and no fairy is dead. Live and Kill points "
+                    f"left: Player 1 {left[0]}, Player 2 {left[1]}")
+            if left[0] == left[1]:
+                self.end_duel(None, f"{head}: equal, so duel {s.duel} is drawn.", limit=True)
+            else:
+                winner = 0 if left[0] > left[1] else 1
+                self.end_duel(winner, f"{head}: {who(winner)} wins duel {s.duel}.", limit=True)
+            return True
         s.round += 1
         s.turn = None
         for f in s.fairies:
-            f.acted, f.bonus, f.order_cards = False, 0, []
+            f.acted, f.bonus, f.bonus_vs, f.order_cards = False, 0, {}, []
         if self.o.spoils is Spoils.RESHUFFLE and s.round > 1:
             s.deck = self.shuffle(s.deck + s.spoils + s.spoils_down)
-            s.spoils, s.spoils_down = [], []
+            s.spoils, s.spoils_down, s.spoils_top = [], [], None
             self.emit("reshuffle", f"Round {s.round}: the whole Fairy Deck is reshuffled.", deck=len(s.deck))
+        if self.band > 1:
+            self.band_order()
+            return True
         place = [0 if f.has("panicked") else 2 if f.has("confused") else 1 for f in s.fairies]
         draws: list[str] = []
         first: int | None = None
@@ -913,7 +1051,7 @@ class Table:
             drawn: list[str] = [c for c in pair if c is not None]
             for seat in (0, 1):
                 self.fairy(seat).order_cards.append(drawn[seat])
-            s.spoils += drawn
+            self.discard(drawn)
             values = [cards.order_value(c) for c in drawn]
             draws.append(f"{cards.face(drawn[0])} ({values[0]}) against {cards.face(drawn[1])} ({values[1]})")
             if place[0] != place[1]:
@@ -937,12 +1075,59 @@ class Table:
         self.push({"do": "turn", "seat": first}, {"do": "turn", "seat": 1 - first}, {"do": "round"})
         return True
 
+    def band_order(self) -> None:
+        """Bands: every living fairy draws an Order card; the highest acts first (Panicked first, Confused last);
+        fairies that tie draw again (only they), and chance decides after too many ties."""
+        s = self.s
+        living = [fid for fid in range(len(s.fairies)) if not self.fairy(fid).dead]
+        place = {fid: 0 if self.fairy(fid).has("panicked") else 2 if self.fairy(fid).has("confused") else 1
+                 for fid in living}
+        values: dict[int, list[int]] = {fid: [] for fid in living}
+        lines: list[str] = []
+        pending = list(living)
+        for _ in range(ORDER_TIES):
+            drawn: dict[int, str] = {}
+            for fid in pending:
+                card = self.draw()
+                if card is None:
+                    break
+                drawn[fid] = card
+            if len(drawn) < len(pending):
+                s.deck = list(drawn.values()) + s.deck
+                break
+            for fid, card in drawn.items():
+                self.fairy(fid).order_cards.append(card)
+                values[fid].append(cards.order_value(card))
+            self.discard(list(drawn.values()))
+            lines.append(", ".join(f"{self.name(fid)} {cards.face(card)} ({cards.order_value(card)})"
+                                   for fid, card in drawn.items()))
+            keys = [(place[fid], values[fid]) for fid in living]
+            pending = [fid for fid in living if keys.count((place[fid], values[fid])) > 1]
+            if not pending:
+                break
+        tiebreak: dict[int, int] = {}
+        chance = ""
+        if pending:
+            mixed = [int(x) for x in self.shuffle([str(fid) for fid in pending])]
+            tiebreak = {fid: mixed.index(fid) for fid in pending}
+            chance = " Some Order cards keep tying (or ran out): chance decides between them."
+        s.order = sorted(living, key=lambda fid: (place[fid], [-v for v in values[fid]], tiebreak.get(fid, 0)))
+        fixed = "".join(f" {self.name(fid)} is {'Panicked' if place[fid] == 0 else 'Confused'}, which fixes her "
+                        "place." for fid in living if place[fid] != 1)
+        self.emit("order", f"Round {s.round}. Order cards: {'; the tied draw again: '.join(lines) or 'none'}."
+                  f"{fixed}{chance} Order: {', '.join(self.name(fid) for fid in s.order)}.", round=s.round,
+                  order=list(s.order), cards=[list(f.order_cards) for f in s.fairies])
+        self.push(*({"do": "turn", "seat": fid % 2, "fairy": fid} for fid in s.order), {"do": "round"})
+
     def t_turn(self, task: dict[str, Any]) -> bool:
         seat = task["seat"]
-        f = self.fairy(seat)
-        self.s.turn = seat
+        fid = self.fid(task)
+        f = self.fairy(fid)
+        if f.dead:
+            return True
+        self.s.turn = fid
         f.acted = True
-        self.emit("turn", f"{who(seat)}'s turn (round {self.s.round}).", seat=seat, round=self.s.round)
+        self.emit("turn", f"{self.name(fid)}'s turn (round {self.s.round}).", seat=seat, fairy=fid, round=self.s.round)
         tasks: list[dict[str, Any]] = []
         trumps = sum(1 for c in f.order_cards if cards.is_trump(c))
         bleed = f.count("bleeder") * trumps
@@ -953,24 +1138,26 @@ class Table:
                 parts.append(f"Bleeder: {f.count('bleeder')} x {_plural(trumps, 'Trump')} among her Order cards = {bleed}")
             if gush:
                 parts.append(f"Gusher: {gush}")
-            self.emit("bleed", f"{who(seat)} bleeds at the start of her turn: {'; '.join(parts)}.", seat=seat,
+            self.emit("bleed", f"{self.name(fid)} bleeds at the start of her turn: {'; '.join(parts)}.", seat=seat, fairy=fid,
                       damage=bleed + gush)
-            tasks += [{"do": "damage", "seat": seat, "left": bleed + gush}, {"do": "check"}]
-        self.push(*tasks, {"do": "act", "seat": seat})
+            tasks += [{"do": "damage", "seat": seat, "fairy": fid, "left": bleed + gush}, {"do": "check"}]
+        self.push(*tasks, {"do": "act", "seat": seat, "fairy": fid})
         return True
 
     def t_act(self, task: dict[str, Any]) -> bool:
         seat = task["seat"]
-        f = self.fairy(seat)
+        fid = self.fid(task)
+        f = self.fairy(fid)
+        if f.dead:
+            return True
         if f.has("dazed"):
             f.conditions.remove("dazed")
-            self.emit("dazed", f"{who(seat)} is Dazed: she spends this turn doing nothing (and is Dazed no more).",
-                      seat=seat)
+            self.emit("dazed", f"{self.name(fid)} is Dazed: she spends this turn doing nothing (and is Dazed no more).",
+                      seat=seat, fairy=fid)
             return True
         return False
 
     def t_attack_end(self, task: dict[str, Any]) -> bool:
-        s = self.s
         up: list[str] = []
         down: list[str] = []
         for seat in (0, 1):
@@ -981,8 +1168,7 @@ class Table:
                 up.append(side.card)
             side.trumps, side.colour, side.face_down, side.shown = [], None, False, False
             side.card, side.wild, side.wild_points, side.apply_points = None, [], None, False
-        s.spoils += up
-        s.spoils_down += down
+        self.discard(up, down)
         hidden = f"; {_plural(len(down), 'card')} face down" if down else ""
         self.emit("spoils", f"To the Spoils Heap: {_faces(up)}{hidden}.", cards=up, face_down=len(down))
         return True
@@ -993,7 +1179,7 @@ class Table:
         assert c is not None
         left = [len(side.hand) for side in c.sides]
         for side in c.sides:
-            s.spoils_down += side.hand
+            self.discard([], side.hand)
             side.hand = []
         if any(left):
             self.emit("spoils", f"The combat is over: the cards left in the combat hands ({left[0]} and {left[1]}) go "
@@ -1003,34 +1189,35 @@ class Table:
 
     def t_fungus(self, task: dict[str, Any]) -> bool:
         seat = task["seat"]
-        f = self.fairy(seat)
+        fid = self.fid(task)
+        f = self.fairy(fid)
         card = self.draw()
         if card is None:
-            self.emit("fungus", "The Fairy Deck and the Spoils Heap are empty: the mushroom does nothing.", seat=seat)
+            self.emit("fungus", "The Fairy Deck and the Spoils Heap are empty: the mushroom does nothing.", seat=seat, fairy=fid)
             return True
-        self.s.spoils.append(card)
+        self.discard([card])
         head = f"The mushroom's card is {cards.face(card)}"
         if cards.is_joker(card):
-            self.emit("fungus", f"{head}: poisoned! She draws for a Nasty Hit.", seat=seat, card=card)
-            self.push({"do": "nasty", "seat": seat, "damage": 0, "poison": True}, {"do": "check"})
+            self.emit("fungus", f"{head}: poisoned! She draws for a Nasty Hit.", seat=seat, fairy=fid, card=card)
+            self.push({"do": "nasty", "seat": seat, "fairy": fid, "damage": 0, "poison": True}, {"do": "check"})
             return True
         suit = cards.suit(card)
         if not cards.is_trump(card) or suit is None or suit.value == "S":
-            self.emit("fungus", f"{head}: nothing happens.", seat=seat, card=card)
+            self.emit("fungus", f"{head}: nothing happens.", seat=seat, fairy=fid, card=card)
             return True
         ace = card[0] == "A"
         if suit.value == "D":
             cured = [c for c in ("panicked", "confused") if f.has(c)]
             self.emit("fungus", f"{head}: a Diamond Trump cures Panicked or Confused"
                       + (" and an Ace of Diamonds restores a Twinkle point lost to Brains Rattled" if ace else "")
-                      + ("" if cured or (ace and f.rattled) else " (she has nothing to cure)") + ".", seat=seat,
+                      + ("" if cured or (ace and f.rattled) else " (she has nothing to cure)") + ".", seat=seat, fairy=fid,
                       card=card)
             for c in cured[:1]:
-                self.cure(seat, c, "the mushroom")
+                self.cure(fid, c, "the mushroom")
             if ace and f.rattled:
                 f.rattled -= 1
                 f.twinkle += 1
-                self.emit("twinkle", f"{who(seat)} gets back a Twinkle point ({f.twinkle}).", seat=seat,
+                self.emit("twinkle", f"{self.name(fid)} gets back a Twinkle point ({f.twinkle}).", seat=seat, fairy=fid,
                           twinkle=f.twinkle)
             return True
         pair = ("clipped_wings", "gbh") if suit.value == "C" else ("bleeder", "gusher")
@@ -1038,18 +1225,18 @@ class Table:
         if ace:
             gone = any(f.has(c) for c in pair)
             every = " and ".join(Condition(c).display for c in pair)
-            self.emit("fungus", f"{head}: an Ace cures every {every}{'' if gone else ' (she has none)'}.", seat=seat,
+            self.emit("fungus", f"{head}: an Ace cures every {every}{'' if gone else ' (she has none)'}.", seat=seat, fairy=fid,
                       card=card)
             for c in pair:
                 while f.has(c):
-                    self.cure(seat, c, "the mushroom")
+                    self.cure(fid, c, "the mushroom")
             return True
         present = [c for c in pair if f.has(c)]
-        self.emit("fungus", f"{head}: cures one {names}{'' if present else ' (she has none)'}.", seat=seat, card=card)
+        self.emit("fungus", f"{head}: cures one {names}{'' if present else ' (she has none)'}.", seat=seat, fairy=fid, card=card)
         if len(present) == 1:
-            self.cure(seat, present[0], "the mushroom")
+            self.cure(fid, present[0], "the mushroom")
         elif len(present) == 2:
-            self.push({"do": "cure", "seat": seat, "options": present})
+            self.push({"do": "cure", "seat": seat, "fairy": fid, "options": present})
         return True
 
     def t_ask(self, task: dict[str, Any]) -> bool:
@@ -1105,7 +1292,7 @@ _HANDLERS: dict[str, Callable[[Table, dict[str, Any]], bool]] = {
     "fungus": Table.t_fungus, "reveal": Table.t_ask, "apply": Table.t_ask, "points": Table.t_ask, "cure": Table.t_ask,
 }
 _REVEALS: dict[str, Callable[[Table, list[dict[str, Any]]], None]] = {
-    "weapon": Table.r_weapon, "declare": Table.r_declare, "trumps": Table.r_trumps, "numbered": Table.r_numbered,
+    "declare": Table.r_declare, "trumps": Table.r_trumps, "numbered": Table.r_numbered,
 }
 
 

@@ -24,7 +24,7 @@ from engine.interface import Outcome
 
 __all__ = [
     "CONDITIONS", "CURABLE_BY_KISS", "FLAG_CONDITIONS", "WEAPONS", "Combat", "Condition", "DamageScale", "Fairy",
-    "FairySetup", "NumberedMix", "Options", "Side", "Spoils", "State", "TrumpMix", "Weapon", "ColourMix", "dump",
+    "FairySetup", "NumberedMix", "Options", "ROUND_LIMIT", "Side", "Spoils", "State", "TrumpMix", "Weapon", "ColourMix", "dump",
     "load",
 ]
 
@@ -108,7 +108,10 @@ class DamageScale(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FairySetup:
-    """A scenario's fixed fairy: each field given replaces the default (or the player's set-up choice)."""
+    """A scenario's fixed fairy: each field given replaces the default (or the player's set-up choice).
+
+    ``hand_size`` fixes how many cards each of her combat hands holds; ``flutter_penalty`` is that
+    many cards less in each (the source's "usual modifiers", set directly for an example)."""
 
     live: int | None = None
     kill: int | None = None
@@ -116,17 +119,24 @@ class FairySetup:
     weapon: str | None = None
     conditions: tuple[str, ...] = ()
     mushrooms: int | None = None
+    hand_size: int | None = None
+    flutter_penalty: int | None = None
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: v for k, v in (("live", self.live), ("kill", self.kill), ("twinkle", self.twinkle),
-                                                 ("weapon", self.weapon), ("mushrooms", self.mushrooms)) if v is not None}
+                                                 ("weapon", self.weapon), ("mushrooms", self.mushrooms),
+                                                 ("hand_size", self.hand_size),
+                                                 ("flutter_penalty", self.flutter_penalty)) if v is not None}
         if self.conditions:
             out["conditions"] = list(self.conditions)
         return out
 
 
-_KNOWN = ("answer_seconds", "best_of", "colours", "damage_scale", "deck", "decks", "fairies", "fungus", "jokers",
-          "nasty_hits", "numbered", "spoils", "split_points", "trumps")
+_KNOWN = ("answer_seconds", "band", "best_of", "colours", "damage_scale", "deck", "decks", "fairies", "fungus", "jokers",
+          "nasty_hits", "numbered", "round_limit", "spoils", "split_points", "trumps")
+
+ROUND_LIMIT = 40
+"""Rounds a duel lasts at most (option ``round_limit``); then the side with more Live and Kill points left wins."""
 
 
 def _int(raw: Mapping[str, Any], name: str, low: int, high: int, default: int) -> int:
@@ -151,15 +161,19 @@ def _enum(raw: Mapping[str, Any], name: str, kind: type[enum.StrEnum], default: 
     return kind(value)
 
 
+_FAIRY_KEYS = ("live", "kill", "twinkle", "weapon", "conditions", "mushrooms", "hand_size", "flutter_penalty")
+"""What a scenario may fix of a fairy."""
+
+
 def _fairy(index: int, raw: Any) -> FairySetup:
     where = f"option 'fairies'[{index}]"
     if raw is None:
         return FairySetup()
     if not isinstance(raw, Mapping):
-        raise BadOptions(f"{where} must be a map (live, kill, twinkle, weapon, conditions, mushrooms)")
-    unknown = sorted(set(raw) - {"live", "kill", "twinkle", "weapon", "conditions", "mushrooms"})
+        raise BadOptions(f"{where} must be a map ({', '.join(_FAIRY_KEYS)})")
+    unknown = sorted(set(raw) - set(_FAIRY_KEYS))
     if unknown:
-        raise BadOptions(f"{where}: unknown key {unknown[0]!r}; known: live, kill, twinkle, weapon, conditions, mushrooms")
+        raise BadOptions(f"{where}: unknown key {unknown[0]!r}; known: {', '.join(_FAIRY_KEYS)}")
 
     def number(key: str, high: int) -> int | None:
         value = raw.get(key)
@@ -185,7 +199,8 @@ def _fairy(index: int, raw: Any) -> FairySetup:
             raise BadOptions(f"{where}: {flag!r} is on or off; it cannot be listed twice")
     if "panicked" in conditions and "confused" in conditions:
         raise BadOptions(f"{where}: a fairy cannot be both 'panicked' and 'confused' (each cancels the other)")
-    return FairySetup(live, kill, number("twinkle", 10), weapon, tuple(conditions), number("mushrooms", 10))
+    return FairySetup(live, kill, number("twinkle", 10), weapon, tuple(conditions), number("mushrooms", 10),
+                      number("hand_size", 20), number("flutter_penalty", 10))
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +219,10 @@ class Options:
     fungus: bool = True
     best_of: int = 1
     answer_seconds: int = 30
+    round_limit: int = ROUND_LIMIT
+    band: int = 1
     deck: tuple[str, ...] | None = None
-    fairies: tuple[FairySetup, FairySetup] | None = None
+    fairies: tuple[FairySetup, ...] | None = None
 
     @property
     def scenario(self) -> bool:
@@ -242,12 +259,15 @@ class Options:
                 raise BadOptions(f"option 'deck': {exc.message}") from None
             if len(deck) < 2:
                 raise BadOptions("option 'deck' must hold at least 2 cards (one Order card each)")
-        fairies: tuple[FairySetup, FairySetup] | None = None
+        band = _int(raw, "band", 1, 3, 1)
+        fairies: tuple[FairySetup, ...] | None = None
         if "fairies" in raw:
             given = raw["fairies"]
-            if not isinstance(given, (list, tuple)) or len(given) != 2:
-                raise BadOptions("option 'fairies' must be a list of two maps, seat 0's then seat 1's")
-            fairies = (_fairy(0, given[0]), _fairy(1, given[1]))
+            if not isinstance(given, (list, tuple)) or len(given) not in (2, 2 * band):
+                raise BadOptions("option 'fairies' must be a list of two maps, seat 0's then seat 1's"
+                                 + (f" (each for every fairy of that band), or of {2 * band} maps, one a fairy: "
+                                    "seat 0's fairy A, seat 1's fairy A, seat 0's fairy B, ..." if band > 1 else ""))
+            fairies = tuple(_fairy(i, g) for i, g in enumerate(given))
         return cls(
             decks=_int(raw, "decks", 1, 4, 1),
             jokers=jokers,
@@ -261,6 +281,8 @@ class Options:
             fungus=fungus,
             best_of=best_of,
             answer_seconds=_int(raw, "answer_seconds", 1, 600, 30),
+            round_limit=_int(raw, "round_limit", 1, 500, ROUND_LIMIT),
+            band=band,
             deck=deck,
             fairies=fairies,
         )
@@ -271,13 +293,20 @@ class Options:
             "decks": self.decks, "jokers": self.jokers, "trumps": self.trumps.value, "numbered": self.numbered.value,
             "colours": self.colours.value, "spoils": self.spoils.value, "damage_scale": self.damage_scale.value,
             "split_points": self.split_points, "nasty_hits": self.nasty_hits, "fungus": self.fungus,
-            "best_of": self.best_of, "answer_seconds": self.answer_seconds,
+            "best_of": self.best_of, "answer_seconds": self.answer_seconds, "round_limit": self.round_limit,
+            "band": self.band,
         }
         if self.deck is not None:
             out["deck"] = list(self.deck)
         if self.fairies is not None:
             out["fairies"] = [f.data() for f in self.fairies]
         return out
+
+    def fairy_setup(self, fid: int) -> FairySetup:
+        """What a scenario fixes of fairy ``fid`` (seat ``fid % 2``'s fairy ``fid // 2``)."""
+        if self.fairies is None:
+            return FairySetup()
+        return self.fairies[fid % 2] if len(self.fairies) == 2 else self.fairies[fid]
 
     def fairy_deck(self) -> list[str]:
         """The whole Fairy Deck these options build, unshuffled (a scenario's deck as given)."""
@@ -308,7 +337,9 @@ class Options:
 class Fairy:
     """One fairy. ``rattled`` counts Twinkle points lost to Brains Rattled (an Ace of Diamonds gives one back);
     ``acted`` is true once her turn has begun this round; ``bonus`` is the extra cards won by defending,
-    for her own attack this round; ``order_cards`` the Order cards she drew this round."""
+    for her own attack this round, and ``bonus_vs`` how many of them count against each foe (by fairy
+    index, as a string: the source's bonus "cannot be applied to attacks against any other foes");
+    ``order_cards`` the Order cards she drew this round; ``fallen`` is set once her death was told."""
 
     live: int = 3
     kill: int = 3
@@ -320,6 +351,8 @@ class Fairy:
     acted: bool = False
     bonus: int = 0
     order_cards: list[str] = field(default_factory=list)
+    bonus_vs: dict[str, int] = field(default_factory=dict)
+    fallen: bool = False
 
     @property
     def dead(self) -> bool:
@@ -360,7 +393,10 @@ class Side:
 
 @dataclass(slots=True)
 class Combat:
-    """A combat in progress: an attack (``attacks`` of them from one hand) or a wrestle."""
+    """A combat in progress: an attack (``attacks`` of them from one hand) or a wrestle.
+
+    ``attacker`` and ``defender`` are seats, ``sides`` is by seat, and ``fighters`` names the fairy
+    of each seat in the fight (seat 0's first): in bands one fairy of each band fights."""
 
     kind: str
     attacker: int
@@ -368,16 +404,18 @@ class Combat:
     attacks: int
     number: int = 0
     sides: list[Side] = field(default_factory=list)
+    fighters: list[int] = field(default_factory=lambda: [0, 1])
 
 
 @dataclass(slots=True)
 class State:
     """Everything about a match, the deck's order and both hands included; only ``view`` lets any of it out.
 
-    ``deck`` is top first. The Spoils Heap is ``spoils`` (face up, public, oldest first) plus
-    ``spoils_down`` (cards that went there face down: unrevealed Trumps and the rest of a
-    combat hand). ``sealed`` holds each seat's locked-in choice in a sealed step; ``last``
-    is the public record of the last attack; ``wins`` counts duels won.
+    ``deck`` is top first. The Spoils Heap is ``spoils`` (cards that went there face up, oldest
+    first) plus ``spoils_down`` (cards that went there face down: unrevealed Trumps and the rest
+    of a combat hand); nobody may look through it, so a view shows only its size and
+    ``spoils_top``, the top card when it went there face up. ``sealed`` holds each seat's
+    locked-in choice in a sealed step; ``last`` is the public record of the last attack; ``wins`` counts duels won.
     """
 
     options: Options
@@ -399,6 +437,7 @@ class State:
     sealed: list[dict[str, Any] | None]
     last: dict[str, Any] | None
     outcome: Outcome | None = None
+    spoils_top: str | None = None
 
     def clone(self) -> State:
         return copy.deepcopy(self)
@@ -429,5 +468,5 @@ def load(data: Mapping[str, Any]) -> State:
         spoils_down=list(raw["spoils_down"]), fairies=[Fairy(**f) for f in raw["fairies"]], order=list(raw["order"]),
         turn=raw["turn"], combat=combat, agenda=[dict(t) for t in raw["agenda"]],
         sealed=[None if s is None else dict(s) for s in raw["sealed"]], last=raw["last"],
-        outcome=None if o is None else Outcome.from_data(o),
+        outcome=None if o is None else Outcome.from_data(o), spoils_top=raw.get("spoils_top"),
     )

@@ -1,9 +1,11 @@
 """What one seat, or a spectator, may see of a Fairy Meat state.
 
-Public: both fairies, the round and its Order, whose turn, the phase, the combat's
+Public: every fairy (``fairies``: seat 0's fairy A, seat 1's fairy A, seat 0's fairy B, ...;
+``order`` and ``turn_fairy`` are indices into it, ``turn`` the seat), the round and its Order, whose turn, the phase, the combat's
 attack n of m, each combat hand's count, who has locked in, the Trumps face up on the
 table and the count of face-down ones, the last attack's record, the Spoils Heap's
-face-up cards and its face-down count, the deck's count, the outcome.
+size and its top card when that went there face up (nobody may look through the heap), the
+deck's count, the outcome.
 A seat also sees its own combat hand, its own face-down Trumps, its own locked-in
 choice and its legal decisions. Never shown: the deck's order, the other hand, the other
 seat's sealed choice or face-down Trumps, the RNG.
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fairy_meat import cards
-from engine.fairy_meat.combat import card_key
+from engine.fairy_meat.combat import BAND_LETTERS, card_key, fairy_name
 from engine.fairy_meat.rules import Table, legal
 from engine.fairy_meat.state import WEAPONS, Condition, Options, State
 from engine.interface import Seat
@@ -41,11 +43,14 @@ def options_view(options: Options) -> dict[str, Any]:
     return out
 
 
-def _fairy_view(state: State, seat: int) -> dict[str, Any]:
-    f = state.fairies[seat]
+def _fairy_view(state: State, fid: int) -> dict[str, Any]:
+    f = state.fairies[fid]
     weapon = WEAPONS.get(f.weapon) if f.weapon else None
     return {
-        "seat": seat,
+        "seat": fid % 2,
+        "index": fid,
+        "letter": BAND_LETTERS[fid // 2],
+        "name": fairy_name(fid, state.options.band),
         "live": f.live,
         "kill": f.kill,
         "twinkle": f.twinkle,
@@ -55,6 +60,7 @@ def _fairy_view(state: State, seat: int) -> dict[str, Any]:
         "condition_titles": [Condition(c).display for c in f.conditions],
         "mushrooms": f.mushrooms,
         "bonus": f.bonus,
+        "bonus_against": [{"fairy": int(k), "cards": v} for k, v in sorted(f.bonus_vs.items())],
         "acted": f.acted,
         "order_cards": [card_view(c) for c in f.order_cards],
         "dead": f.dead,
@@ -82,7 +88,7 @@ def _combat_view(state: State, seat: Seat | None) -> dict[str, Any] | None:
         }
         sides.append(entry)
     return {"kind": c.kind, "attacker": c.attacker, "defender": c.defender, "attack": c.number, "attacks": c.attacks,
-            "sides": sides}
+            "sides": sides, "fighters": list(c.fighters)}
 
 
 def view(state: State, seat: Seat | None) -> dict[str, Any]:
@@ -101,16 +107,18 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "best_of": state.options.best_of,
         "wins": list(state.wins),
         "round": state.round,
+        "band": state.options.band,
         "order": list(state.order),
-        "turn": state.turn,
-        "fairies": [_fairy_view(state, s) for s in (0, 1)],
+        "turn": None if state.turn is None else state.turn % 2,
+        "turn_fairy": state.turn,
+        "fairies": [_fairy_view(state, fid) for fid in range(len(state.fairies))],
         "combat": _combat_view(state, seat),
         "waiting_for": awaited,
         "locked": [sealing and state.sealed[s] is not None for s in (0, 1)],
         "timer": None if timed is None else {"seat": timed[0], "seconds": timed[1]},
         "last": state.last,
-        "spoils": [card_view(c) for c in state.spoils],
-        "spoils_face_down": len(state.spoils_down),
+        "spoils": len(state.spoils) + len(state.spoils_down),
+        "spoils_top": None if state.spoils_top is None else card_view(state.spoils_top),
         "deck": len(state.deck),
         "hand": None,
         "my_face_down": [],

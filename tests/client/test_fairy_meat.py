@@ -1,14 +1,29 @@
 """The Fairy Meat table in the app against a real server: a seat played with the keys, and a spectator's table."""
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
+import pytest
+from textual.app import App
 from textual.pilot import Pilot
 
 from client.app import CardroomApp
 from client.connection import Client, Seat
 from client.screens import FairyMeatScreen
-from client.screens.fairy_meat import FACE_DOWN, SpoilsScreen, choice_text, code_card, fairy_meat_status
+from client.screens.fairy_meat import (
+    FACE_DOWN,
+    band_of,
+    choice_text,
+    code_card,
+    compact_fairy,
+    fairy_meat_info,
+    fairy_meat_status,
+    fairy_renderable,
+    heap_renderable,
+)
+from engine.fairy_meat import GAME
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 
 SEED = 7
@@ -65,6 +80,11 @@ async def at(client: Client, room: str, version: int) -> dict[str, Any]:
 
 
 def test_drawing_helpers_read_the_view_only() -> None:
+    top = {"code": "7H", "face": "7♥", "colour": "red"}
+    assert heap_renderable({"spoils": 12, "spoils_top": top, "deck": 40}).plain == \
+        "Spoils Heap: 12 cards, top 7♥ · Fairy Deck: 40 cards"
+    assert heap_renderable({"spoils": 3, "spoils_top": None, "deck": 2}).plain == \
+        "Spoils Heap: 3 cards, top face down · Fairy Deck: 2 cards"
     assert code_card("10D") == {"code": "10D", "face": "10♦", "colour": "red"}
     assert code_card("JK2") == {"code": "JK2", "face": "Joker 2", "colour": None}
     seen = [{"kind": "trumps", "cards": ["JH", "AD"], "colour": "red", "label": "J♥ A♦ (red)"}]
@@ -77,6 +97,22 @@ def test_drawing_helpers_read_the_view_only() -> None:
         "spectating · choosing Trumps · waiting for Player 2 · Player 1 🔒 locked in · Player 2 has 12 s"
     mine = {**spectated, "seat": 1, "legal": [{"kind": "trumps", "cards": [], "label": "None"}]}
     assert fairy_meat_status(mine, seconds=12).endswith("· opponent 🔒 locked in · 12 s left")
+
+
+def test_every_fairy_of_a_band_is_drawn() -> None:
+    """A band of three a side: each side's panel draws its three fairies; the info line names them in order."""
+    state = GAME.setup({"band": 3, "fairies": [{"weapon": "claws"}, {"weapon": "moon_dagger"}]}, SEED)
+    view = GAME.view(state, 1)
+    assert band_of(view, 0) == [0, 2, 4] and band_of(view, 1) == [1, 3, 5]
+    assert [fairy_renderable(view, fid).plain.split(" ─ ")[0].lstrip("▶⚔ ") for fid in band_of(view, 1)] == [
+        "You (Player 2) fairy A", "You (Player 2) fairy B", "You (Player 2) fairy C"]
+    assert [compact_fairy(view, fid).plain.split(" Live")[0].lstrip("▶⚔ ") for fid in band_of(view, 0)] == [
+        "Them A", "Them B", "Them C"]
+    turn = view["turn_fairy"]
+    assert compact_fairy(view, turn).plain.startswith("▶ ")
+    order = ", ".join(("You" if f % 2 == 1 else "Them") + " " + "ABC"[f // 2] for f in view["order"])
+    assert f"order: {order}" in fairy_meat_info(view, compact=True).plain
+    assert "Moon Dagger" in fairy_renderable(view, 3).plain
 
 
 async def test_fairy_meat_played_with_the_keys_to_a_sealed_reveal(server_url: str) -> None:
@@ -163,14 +199,12 @@ async def test_fairy_meat_played_with_the_keys_to_a_sealed_reveal(server_url: st
             assert f"final value {last['sides'][1]['value']}" in flat(reveal)
             assert last["steps"][-1] in flat(panel_text(app, "#log")), "the steps are in the log too"
 
-            # t browses the Spoils Heap's face-up cards (the Order cards and the attack's cards)
-            heap = [card["face"] for card in view["spoils"]]
-            assert f"Spoils Heap: {len(heap) + view['spoils_face_down']} cards" in flat(panel_text(app, "#heap"))
+            # the Spoils Heap is face down: its size and top card, never a list of what lies in it
+            assert isinstance(view["spoils"], int) and "spoils_face_down" not in view
+            assert f"Spoils Heap: {view['spoils']} cards" in flat(panel_text(app, "#heap"))
             await pilot.press("t")
-            await until(pilot, lambda: isinstance(app.screen, SpoilsScreen), "the Spoils Heap")
-            assert " ".join(heap) in flat(screen_text(app))
-            await pilot.press("escape")
-            await until(pilot, lambda: app.screen is screen, "back at the table")
+            await pilot.pause(0.1)
+            assert app.screen is screen, "there is no browsing the Spoils Heap"
 
 
 async def test_spectating_fairy_meat_shows_both_fairies_and_no_hand(server_url: str) -> None:
@@ -241,3 +275,71 @@ async def test_the_lobby_creates_a_fairy_meat_room(server_url: str) -> None:
         await until(pilot, lambda: status(app) == "waiting for an opponent to join", "the empty seat")
         rooms = await looker.list_rooms()
         assert [(r["room"], r["game"], r["taken"]) for r in rooms] == [(screen.room, "fairy_meat", 1)]
+
+
+def screenshot_text(app: App[Any]) -> str:
+    """The screen as text, read from the app's public SVG screenshot: one line a terminal row."""
+    rows: dict[int, list[tuple[float, str]]] = {}
+    for attrs, body in re.findall(r"<text ([^>]*)>(.*?)</text>", app.export_screenshot()):
+        line = re.search(r"-line-(\d+)\)", attrs)
+        x = re.search(r'\bx="([\d.]+)"', attrs)
+        if line and x:
+            rows.setdefault(int(line.group(1)), []).append((float(x.group(1)), html.unescape(body)))
+    return "\n".join("".join(text for _, text in sorted(rows[n])) for n in sorted(rows))
+
+
+def packed(text: str) -> str:
+    """Text without any whitespace: the screenshot drops the spaces between differently styled runs."""
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("band", [1, 3])
+async def test_the_table_fits_80x24(server_url: str, band: int) -> None:
+    """At 80x24 the table turns compact: every fairy, your hand, the combat, the reveal, the heap, the moves and
+    the status line are all on the screen, and the table needs no scrolling."""
+    async with await Client.connect(server_url, name="host") as host, \
+            await Client.connect(server_url, name="bramble") as other:
+        room = await host.create("fairy_meat", {"band": band}, seed=SEED, sit=False)
+        assert isinstance(room, str)
+        app = CardroomApp(server_url, "thistle", join=room)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: on_table(app), "the table")
+            screen = table(app)
+            assert screen is not None
+            opponent = await other.join(room)
+            for _ in range(STEPS * 2):
+                view = screen.view
+                assert view is not None
+                if view["last"] is not None:
+                    break
+                if view["legal"]:
+                    before = screen.version
+                    await pilot.press("1", "enter")
+                    await past(pilot, screen, before, f"the app's {view['phase']} decision")
+                else:
+                    theirs = await at(other, room, view["version"])
+                    before = screen.version
+                    await other.decide(opponent, opponent_choice(theirs))
+                    await past(pilot, screen, before, f"the opponent's {theirs['phase']} decision")
+            view = screen.view
+            assert view is not None and view["last"] is not None, "no reveal within the bounded loop"
+            assert screen.has_class("-compact") and len(view["fairies"]) == 2 * band
+
+            whole = app.screen.region
+            for widget_id in ("#info", "#them", "#combat", "#reveal", "#me", "#heap", "#moves", "#status"):
+                region = app.screen.query_one(widget_id).region
+                assert region.area > 0 and whole.contains_region(region), f"{widget_id} is off the screen"
+            panels = app.screen.query_one("#table")
+            assert panels.max_scroll_y == 0, "the table does not fit: it scrolls"
+            for widget_id in ("#them", "#combat", "#reveal", "#me", "#heap"):
+                assert panels.region.contains_region(app.screen.query_one(widget_id).region), widget_id
+
+            text = packed(screenshot_text(app))
+            for fid in range(2 * band):
+                assert packed(compact_fairy(view, fid).plain) in text, f"fairy {fid} is not shown whole"
+            assert packed("".join(faces(view))) in text, "your hand"
+            assert packed(f"round {view['round']}") in text and packed("─ reveal ─") in text
+            assert packed(str(view["last"]["steps"][-1]).split(" (")[0]) in text, "the reveal's result"
+            assert packed(status(app)) in text, "the status line is whole"
+            for entry in view["legal"][:2]:
+                assert packed(str(entry["label"]).split()[0]) in text

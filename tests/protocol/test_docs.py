@@ -30,9 +30,6 @@ PLAYS: dict[str, tuple[tuple[Mapping[str, Any], range], ...]] = {
     "fairy_tableau": (({}, range(30)),),
     "queens_challenge": (({}, range(20)),),
 }
-KIND_SHADOWS = {("fairy_meat", "combat")}
-"""Events whose field ``kind`` overwrites the event's kind on the wire (a known fault, documented as such):
-fix the engine to name the field otherwise, then drop the entry and the field from protocol/schema.py."""
 MAX_STEPS = 3000
 TIMEOUT_CHANCE = 0.3
 """How often a timed decision is left to run out (the server then applies ``timeout`` for the seat)."""
@@ -190,4 +187,4 @@ def test_no_event_field_overwrites_the_event_kind() -> None:
     """``redact`` spreads an event's fields over its ``kind``: a field named ``kind`` would replace it."""
     for name, schema in SCHEMAS.items():
         shadows = {(name, e.kind) for e in schema.events if "kind" in (*e.fields, *e.secret)}
-        assert shadows <= KIND_SHADOWS, f"events whose field 'kind' overwrites their kind: {sorted(shadows - KIND_SHADOWS)}"
+        assert not shadows, f"events whose field 'kind' overwrites their kind: {sorted(shadows)}"

@@ -133,6 +133,10 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
             if s != seat and "cards" in hand:
                 found.append(f"v{message['version']}: seat {s}'s hand cards sent to {seat}")
         known = (public or {}).get(message["version"], set())
+        # an event may name the seat's own card as it was before this version (Chiquita Witch ripening it)
+        before = states.get(message["version"] - 1)
+        if seat is not None and before is not None:
+            known = known | {c.notation() for c in before.hands[seat]}
         for secret in hidden_texts(state, seat):
             if any(secret in text for text in known):
                 continue

@@ -64,8 +64,8 @@ def test_a_whole_attack_with_a_cheating_defender() -> None:
     assert (fairy(state, 1)["live"], fairy(state, 1)["kill"]) == (1, 3)
     assert "The combat is over: the cards left in the combat hands (2 and 2) go to the Spoils Heap face down." in texts(events)
     seen = view(state, None)
-    assert [c["code"] for c in seen["spoils"]] == ["KH", "2C", "JH", "7H", "QS", "6D"]
-    assert seen["spoils_face_down"] == 4 and seen["turn"] == 1 and seen["phase"] == "action"
+    assert state.spoils == ["KH", "2C", "JH", "7H", "QS", "6D"] and len(state.spoils_down) == 4
+    assert seen["spoils"] == 10 and seen["spoils_top"] is None and seen["turn"] == 1 and seen["phase"] == "action"
 
 
 def test_both_fairies_cheating() -> None:
@@ -97,15 +97,16 @@ def test_both_fairies_cheating() -> None:
 
 
 def test_a_wild_trump_draw_and_a_face_down_reveal() -> None:
-    """P1 (Live 5, Kill 1) holds only J♠ and Q♦: she must play a Trump as a Wild Trump.
+    """P1 (a scenario hand size of 2) holds only J♠ and Q♦: she must play a Trump as a Wild Trump.
 
     P1 says None, so P2's K♠ stays face down. P1's J♠ goes wild; the server draws A♥ (a Trump: wild
     too) then 9♣: her Numbered card. J♠ matches (9 → 10); A♥ is a cheat that P2 applies. P2 reveals
     her K♠ (matching her 8♠, +1): 9, then the cheat moves her up and P1 down: 9 against 10.
     """
     deck = ["KH", "2C", "JS", "QD", "8S", "KS", "3H", "4D", "AH", "9C", "2D", "2H"]
-    state = start(deck, [{"live": 5, "kill": 1}, {}])
-    state, _ = act(state, 0, "attack")
+    state = start(deck, [{"hand_size": 2}, {}])
+    state, events = act(state, 0, "attack")
+    assert "Player 1 draws a combat hand of 2 cards (scenario hand size 2)." in texts(events)
     assert [c["code"] for c in view(state, 0)["hand"]] == ["JS", "QD"]
     assert [c["code"] for c in view(state, 1)["hand"]] == ["3H", "4D", "8S", "KS"]
     state, _ = both(state, ADD, ADD)
@@ -189,3 +190,22 @@ def test_a_wrestle_draw_hurts_both() -> None:
     state, _ = decide(state, 1, {"kind": "damage", "from": "live"})
     assert (fairy(state, 0)["live"], fairy(state, 0)["kill"]) == (4, 1)
     assert (fairy(state, 1)["live"], fairy(state, 1)["kill"]) == (1, 3)
+
+
+def test_a_fluttering_defender_draws_a_card_less() -> None:
+    """P2 defends with a Flutter penalty of 1: Live 3 + Posed 1 - Flutter 1 = 3 cards against P1's 4.
+
+    Both say None; 9♠ against 4♣ (both black: the highest wins): P1 wins by 5, 3 points, and with
+    Nasty Hits off P2 takes the 3 damage point by point.
+    """
+    deck = ["KH", "2C", "9S", "2H", "3H", "4H", "4C", "5D", "6D"]
+    state = start(deck, [{}, {"flutter_penalty": 1}], nasty_hits=False)
+    state, events = act(state, 0, "attack")
+    assert "Player 2 draws a combat hand of 3 cards (Live 3 + Posed: not yet acted 1 - Flutter penalty 1)." in texts(events)
+    state, _ = both(state, ADD, ADD)
+    state, _ = both(state, NONE, NONE)
+    state, events = both(state, card("9S"), card("4C"))
+    assert "Player 1 wins by 5: 3 points (5 halved, rounded up)." in texts(events)
+    for _ in range(3):
+        state, _ = decide(state, 1, {"kind": "damage", "from": "kill"})
+    assert (fairy(state, 1)["live"], fairy(state, 1)["kill"]) == (3, 0)

@@ -23,6 +23,8 @@ FAIRY = st.fixed_dictionaries({}, optional={
     "twinkle": st.integers(min_value=0, max_value=2),
     "conditions": st.lists(st.sampled_from(["gbh", "bleeder", "gusher", "clipped_wings"]), max_size=2),
     "mushrooms": st.integers(min_value=0, max_value=3),
+    "hand_size": st.integers(min_value=0, max_value=6),
+    "flutter_penalty": st.integers(min_value=0, max_value=2),
 }) | st.builds(lambda live, kill: {"live": live, "kill": kill},
                st.integers(min_value=0, max_value=4), st.integers(min_value=1, max_value=4))
 OPTIONS = st.fixed_dictionaries({}, optional={
@@ -38,10 +40,23 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "fungus": st.booleans(),
     "best_of": st.sampled_from([1, 1, 3]),
     "fairies": st.lists(FAIRY, min_size=2, max_size=2),
+    "round_limit": st.integers(min_value=1, max_value=60),
 })
 SMALL_DECK = st.lists(st.sampled_from([*fc.full_pack(), "JK1", "JK2"]), min_size=2, max_size=24)
-SCENARIO = st.fixed_dictionaries({"deck": SMALL_DECK}, optional={"spoils": st.sampled_from(["heap", "reshuffle"])})
-ANY_OPTIONS = OPTIONS | SCENARIO
+SCENARIO = st.fixed_dictionaries({"deck": SMALL_DECK}, optional={"spoils": st.sampled_from(["heap", "reshuffle"]),
+                                                                  "round_limit": st.integers(min_value=1, max_value=60),
+                                                                  "band": st.integers(min_value=1, max_value=3)})
+BANDS = st.integers(min_value=2, max_value=3).flatmap(lambda band: st.fixed_dictionaries({"band": st.just(band)}, optional={
+    "fairies": st.lists(FAIRY, min_size=2 * band, max_size=2 * band) | st.lists(FAIRY, min_size=2, max_size=2),
+    "round_limit": st.integers(min_value=1, max_value=60),
+    "best_of": st.sampled_from([1, 3]),
+    "split_points": st.booleans(),
+    "fungus": st.booleans(),
+    "decks": st.integers(min_value=1, max_value=2),
+    "damage_scale": st.sampled_from(["halved", "tiered"]),
+}))
+"""Bands of two or three fairies a side, with a scenario map for each seat or for each fairy."""
+ANY_OPTIONS = OPTIONS | SCENARIO | BANDS
 FAST = settings(max_examples=40, deadline=None)
 BOUND = 3000
 
@@ -117,11 +132,15 @@ def leaks(blob: str, codes: set[str]) -> list[str]:
 
 def check_state(state: State) -> None:
     assert everywhere(state) == Counter(state.options.fairy_deck())
+    assert 0 <= state.round <= state.options.round_limit
+    assert len(state.fairies) == 2 * state.options.band
     for f in state.fairies:
         assert f.live >= 0 and f.kill >= 0 and f.twinkle >= 0 and f.mushrooms >= 0
+    if state.combat is not None:
+        assert [fid % 2 for fid in state.combat.fighters] == [0, 1]
     for seat in (0, 1, None):
         seen = GAME.view(state, seat)
-        msgpack.packb(seen, use_bin_type=True)
+        assert msgpack.unpackb(msgpack.packb(seen, use_bin_type=True), raw=False) == seen, "the view survives the wire"
         current = {k: v for k, v in seen.items() if k not in ("last", "fairies")}
         current["fairies"] = [{k: v for k, v in f.items() if k != "order_cards"} for f in seen["fairies"]]
         blob = json.dumps(current, ensure_ascii=False)
@@ -191,3 +210,50 @@ def test_turns_and_sealed_steps(options: dict[str, Any], seed: int, rnd: random.
             assert GAME.view(step.state, other)["locked"][step.seat]
         else:
             assert GAME.opened(step.state, other) == GAME.version(step.state)
+
+
+def test_a_duel_nobody_can_win_ends_at_the_round_limit() -> None:
+    """A deck of 5♣ only: every attack is a draw, so only the round limit ends the match (a drawn duel)."""
+    state: State = GAME.setup({"deck": ["5C"] * 12, "fairies": [{"weapon": "claws"}, {"weapon": "claws"}]}, 3)
+    steps = 0
+    while GAME.outcome(state) is None:
+        seat = next(s for s in (0, 1) if GAME.legal(state, s))
+        legal = GAME.legal(state, seat)
+        choice = next((d for d in legal if d.get("action") == "attack"), legal[0])
+        state, _ = GAME.apply(state, seat, {k: v for k, v in choice.items() if k != "label"})
+        steps += 1
+        assert steps < BOUND, "the match does not end"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winner is None and state.round == 40
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False), limit=st.integers(min_value=1, max_value=6))
+def test_random_play_always_ends_by_the_round_limit(seed: int, rnd: random.Random, limit: int) -> None:
+    """Tiny decks that rarely hurt anyone: random play still ends, never after the round limit."""
+    deck = ["5C", "5S", "6C", "6S", "JC", "QS"]
+    match = play({"deck": deck, "round_limit": limit}, seed, rnd)
+    assert match.states[-1].round <= limit and GAME.outcome(match.states[-1]) is not None
+
+
+@settings(max_examples=30, deadline=None)
+@given(options=BANDS, seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_random_band_matches_end_and_dead_fairies_stay_out(options: dict[str, Any], seed: int,
+                                                           rnd: random.Random) -> None:
+    """Bands: random play ends; a dead fairy takes no turn, is no target and draws no Order card."""
+    match = play(options, seed, rnd)
+    assert GAME.outcome(match.states[-1]) is not None
+    for before, step in zip(match.states, match.steps, strict=False):
+        state = step.state
+        dead = {fid for fid, f in enumerate(state.fairies) if f.dead}
+        for seat in (0, 1):
+            assert not any(d.get("target") in dead for d in GAME.legal(state, seat) if d["kind"] == "action")
+        if any(e.kind == "duel" for e in step.events):
+            continue
+        was_dead = {fid for fid, f in enumerate(before.fairies) if f.dead}
+        for event in step.events:
+            if event.kind in ("turn", "combat_hand"):
+                fid = event.public.get("fairy")
+                assert fid is None or fid not in was_dead
+            if event.kind == "order":
+                assert not was_dead & set(event.public["order"])

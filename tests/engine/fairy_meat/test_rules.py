@@ -696,10 +696,11 @@ def test_the_spoils_heap_is_reshuffled_when_the_deck_runs_out() -> None:
     assert view(state, None)["deck"] == 0
     state, _ = play_numbered(state, "9H", "9D")
     seen = view(state, None)
-    assert [c["code"] for c in seen["spoils"]] == ["KH", "2C", "9H", "9D"] and seen["spoils_face_down"] == 6
+    assert state.spoils == ["KH", "2C", "9H", "9D"] and len(state.spoils_down) == 6
+    assert seen["spoils"] == 10 and seen["spoils_top"] is None
     state, events = act(state, 1, "wrestle")
     assert "The Fairy Deck is empty: the Spoils Heap (10 cards) is shuffled into a new Fairy Deck." in texts(events)
-    assert view(state, None)["spoils"] == [] and view(state, None)["spoils_face_down"] == 0
+    assert view(state, None)["spoils"] == 0 and view(state, None)["spoils_top"] is None
 
 
 def test_reshuffle_every_round_option() -> None:
