@@ -20,6 +20,7 @@ from textual.pilot import Pilot
 
 from client.app import CardroomApp
 from client.messages import Connected
+from client.widgets import EventLog
 from engine import registry
 from engine.interface import redact_all
 
@@ -52,6 +53,9 @@ async def replay(pilot: Pilot[Any]) -> None:
         app.link.handle(message)
         await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    for log in app.screen.query(EventLog):  # lines written before the log had its size may leave it short of the end
+        log.scroll_end(animate=False, immediate=True)
     await pilot.pause()
 
 
