@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
 from client.messages import Decide
-from client.render import legal_slots, player_name, status_line
+from client.render import dealt_damage, legal_slots, player_name, status_line
 from client.screens.dialogs import HelpScreen
 from client.screens.question import QuestionScreen
 from client.screens.table import SPECTATOR_BANNER, TableScreen
@@ -92,6 +92,8 @@ class MatchScreen(TableScreen):
         self.asked: tuple[int, float] | None = None
         """The question waiting for us: the version it came with, and when its time runs out."""
         self.question_screen: QuestionScreen | None = None
+        self.dealt: tuple[int, list[int], str] | None = None
+        """The damage the last duel seen in the events dealt: its turn, per seat (modifiers included), the server's words."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -128,6 +130,9 @@ class MatchScreen(TableScreen):
             text = event.get("text")
             if text:
                 log.add(str(text), style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
+        dealt = dealt_damage(events)
+        if dealt is not None and view.get("last_duel"):
+            self.dealt = (int(view["last_duel"].get("turn", 0)), *dealt)
         if version > 0 or view.get("turn", 0) > 1:
             self.free_seats = 0
         self.version = version
@@ -155,7 +160,7 @@ class MatchScreen(TableScreen):
         duel.order = (top, bottom)
         duel.titles = ((player_name(0), player_name(1)) if own is None
                        else (f"Opponent ({player_name(top)})", f"You ({player_name(own)})"))
-        duel.duel = view.get("last_duel")
+        duel.duel = self._duel(view.get("last_duel"))
         duel.revealed = view.get("revealed")
         modifiers = self.query_one("#modifiers", ModifiersPanel)
         modifiers.seat = own
@@ -187,6 +192,12 @@ class MatchScreen(TableScreen):
 
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
+
+    def _duel(self, duel: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The last duel with the damage its Empire took as the events said it (``last_duel`` has it before modifiers)."""
+        if duel is None or self.dealt is None or self.dealt[0] != duel.get("turn"):
+            return duel
+        return {**duel, "damage": list(self.dealt[1]), "dealt": self.dealt[2]}
 
     def _info(self, view: dict[str, Any]) -> str:
         own = view.get("seat")
