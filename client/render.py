@@ -174,7 +174,7 @@ def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles
     panels = [_duel_card(cards[s], powers[s], titles[i], winner == s, int(damage[s] or 0)) for i, s in enumerate(order)]
     grid.add_row(panels[0], Text("vs", style="bold"), panels[1])
     heading = Text(f"Turn {duel.get('turn')} duel", style="bold")
-    lines = [heading, grid, Text(str(duel.get("summary", "")))]
+    lines: list[RenderableType] = [heading, grid, Text(str(duel.get("summary", "")))]
     if duel.get("dealt"):  # what the Empire took once modifiers had their say, as the server wrote it
         lines.append(Text(str(duel["dealt"]), style="bold"))
     return Group(*lines)
