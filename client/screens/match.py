@@ -55,6 +55,20 @@ a tie sends both cards back with a cooldown.
 Dimmed cards cannot be played now; ": (n)" after a card is its cooldown.
 """
 
+SPECTATOR_HELP = """\
+[b]Creature Wars[/b] (spectating)
+
+Each turn both players lock in one card face down; then both are revealed.
+Power = base strength {b} + level, +3 when its Power Type beats the other's
+(Ancient > Fire > Nightmare > Holy > Ancient). The loser's Empire takes the
+losing card's base strength (witches differ); a tie sends both cards back
+with a cooldown. Spectators see both Empires, hand sizes, who has locked in,
+each revealed duel and the log; never a card in a hand.
+
+  ?           this help
+  q / Esc     leave the table
+"""
+
 
 class MatchScreen(TableScreen):
     """One Creature Wars room: both Empires, the last duel, your hand, the log and whose move it is.
@@ -83,6 +97,8 @@ class MatchScreen(TableScreen):
         Binding("q", "leave", "leave"),
         Binding("escape", "back", "back", show=False),
     ]
+
+    PLAYER_ACTIONS = frozenset({"pick", "move", "lock_in", "witch", "question"})
 
     selected: reactive[int] = reactive(0)
 
@@ -116,10 +132,15 @@ class MatchScreen(TableScreen):
     def on_mount(self) -> None:
         self.set_class(self.spectator, "-spectator")
         self.query_one("#spectating", Banner).message = SPECTATOR_BANNER if self.spectator else ""
-        where = f"You watch room #{self.room} as a spectator." if self.spectator else f"You sit in room #{self.room}."
+        where = f"Watching room #{self.room} as a spectator." if self.spectator else f"You sit in room #{self.room}."
         self.query_one("#log", EventLog).add(where, style="dim")
-        self.title = f"cardroom · {'spectating' if self.spectator else 'playing'} room #{self.room}"
+        self._refresh_title()
         self._refresh_status()
+
+    def _refresh_title(self) -> None:
+        """The header: the game, the room, and whether we only watch or the match is over (short, for 80 columns)."""
+        state = " · over" if self.finished() else " · watching" if self.spectator else ""
+        self.title = f"Creature Wars #{self.room}{state}"
 
     # -- what the app feeds in ---------------------------------------------------
 
@@ -130,6 +151,8 @@ class MatchScreen(TableScreen):
             text = event.get("text")
             if text:
                 log.add(str(text), style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
+            if event.get("kind") == "over":
+                self.result_logged = True
         dealt = dealt_damage(events)
         if dealt is not None and view.get("last_duel"):
             self.dealt = (int(view["last_duel"].get("turn", 0)), *dealt)
@@ -142,7 +165,9 @@ class MatchScreen(TableScreen):
         """The match_over message: log the outcome and the revealed seed (checkable against the commitment)."""
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
-        log.add(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", style="bold")
+        if not self.result_logged:
+            log.add(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", style="bold")
+            self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
 
@@ -177,6 +202,9 @@ class MatchScreen(TableScreen):
         hand.selected = self.selected if cards and own is not None else None
         self._refresh_witch()
         self._refresh_status()
+        if self.finished():
+            self._refresh_title()
+            self.refresh_bindings()
         self._follow_question(view)
 
     def watch_selected(self, selected: int) -> None:
@@ -189,6 +217,8 @@ class MatchScreen(TableScreen):
 
     def watch_over(self) -> None:
         self._refresh_status()
+        self._refresh_title()
+        self.refresh_bindings()
 
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
@@ -233,10 +263,6 @@ class MatchScreen(TableScreen):
             panel.card = self._selected_card()
 
     # -- keys --------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Spectators have no hand: the card keys are off (and out of the footer)."""
-        return not (self.spectator and action in ("pick", "move", "lock_in", "witch", "question"))
 
     def action_pick(self, n: int) -> None:
         self.app.clear_notifications()
@@ -288,7 +314,7 @@ class MatchScreen(TableScreen):
         panel.card = card
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(HELP))
+        self.app.push_screen(HelpScreen(SPECTATOR_HELP if self.spectator else HELP))
 
     def action_back(self) -> None:
         panel = self.query_one("#witch", WitchPanel)
