@@ -165,6 +165,8 @@ class CardroomApp(App[None]):
 
     @on(SeatGranted)
     def _seat_granted(self, message: SeatGranted) -> None:
+        if message.seat.room not in self.lobby.held:  # a new seat (one we created or joined): the cursor goes to it
+            self.lobby.follow = message.seat.room
         self.lobby.held = frozenset(self.link.seats)
         self._open(message.seat.room, message.seat.game, spectator=False)
 
@@ -198,8 +200,9 @@ class CardroomApp(App[None]):
         screen = self.match_screen(message.room)
         if screen is not None:
             screen.match_over(message.outcome, message.seed, message.commitment)
-        detail = message.outcome.get("detail") or message.outcome.get("reason", "")
-        self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
+        if screen is None or not screen.is_current:  # an open table shows the result itself
+            detail = message.outcome.get("detail") or message.outcome.get("reason", "")
+            self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
 
     @on(Left)
     def _left(self, message: Left) -> None:
