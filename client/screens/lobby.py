@@ -46,6 +46,7 @@ HELP = """\
   c          create a room of the chosen game and sit in it
   t          high scores of the solitaires (all time and today)
   r          refresh the list
+  ctrl+b     bell and flash on / off (your move, a reveal)
   ?          this help
   q          quit (asks first while you hold a seat in a running room)
 """

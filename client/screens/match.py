@@ -49,6 +49,7 @@ a tie sends both cards back with a cooldown.
   w           show / hide the selected witch's rules (a selected witch's
               text is also written under it in your hand)
   a           show the witch's question again, if one waits for you
+  ctrl+b      bell and flash on / off (your move, a reveal)
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
@@ -65,6 +66,7 @@ losing card's base strength (witches differ); a tie sends both cards back
 with a cooldown. Spectators see both Empires, hand sizes, who has locked in,
 each revealed duel and the log; never a card in a hand.
 
+  ctrl+b      bell and flash on / off (a reveal)
   ?           this help
   q / Esc     leave the table
 """

@@ -34,6 +34,7 @@ KEYS_HELP = """
   1-9         pick the n-th move in the list
   ↑ ↓         move through the list
   Enter       play the picked move (a move marked ⚠ asks first)
+  ctrl+b      bell and flash on / off (your move, a reveal)
   ?           this help
   q / Esc     leave the table (asks first while you play)
 """
