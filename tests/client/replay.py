@@ -33,9 +33,13 @@ ROOM = "a1b2c3d4"
 
 
 class ReplayApp(CardroomApp):
-    """The cardroom app that never connects: :func:`replay` hands it the server's messages."""
+    """The cardroom app that never connects: :func:`replay` hands it the server's messages.
+
+    The bell and flash are off: a flash lasts a moment, and a snapshot must not depend on when it is taken.
+    """
 
     def __init__(self, messages: Iterable[Mapping[str, Any]], name: str = "alice", **kwargs: Any) -> None:
+        kwargs.setdefault("cues", False)
         super().__init__(URL, name, **kwargs)
         self.messages = [dict(m) for m in messages]
 

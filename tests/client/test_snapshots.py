@@ -4,9 +4,14 @@ Each screen is built from the messages a server would send (:mod:`tests.client.r
 a fixed seed and a fixed room id, so an image changes only when the screen does. After a
 deliberate change of a screen: ``scripts/test tests/client/test_snapshots.py --snapshot-update``,
 look at the new images (``snapshot_report.html``), and commit them.
+
+To add one: make the messages (``table_messages(game, seat, options=..., seed=..., decisions=[...])``
+plays a match with the engine; a ``match_over`` ends it), then
+``assert matches(snap_compare, messages, size)`` under ``@pytest.mark.parametrize("size", SIZES)``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -28,11 +33,17 @@ CREATURE_WARS = table_messages("creature_wars", 0, seed=5, decisions=[(0, 0), (1
 """Seat 0's table after the first duel of a default Creature Wars match."""
 
 
+def matches(snap_compare: Any, messages: Iterable[Mapping[str, Any]], size: tuple[int, int], *,
+            press: Iterable[str] = ()) -> bool:
+    """Whether the app shown ``messages`` (then the keys ``press``) looks as its stored snapshot does."""
+    return bool(snap_compare(ReplayApp(messages), terminal_size=size, run_before=replay, press=tuple(press)))
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(ReplayApp(LOBBY), terminal_size=size, run_before=replay)
+    assert matches(snap_compare, LOBBY, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_creature_wars_match(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(ReplayApp(CREATURE_WARS), terminal_size=size, run_before=replay)
+    assert matches(snap_compare, CREATURE_WARS, size)
