@@ -51,8 +51,7 @@ HELP = """\
   q          quit (asks first while you hold a seat in a running room)
 """
 
-QUIT_QUESTION = ("You hold a seat in {rooms}.\nQuit anyway? The seat stays yours until the match goes on "
-                 "without you.")
+QUIT_QUESTION = "You hold a seat in a running match: {rooms}.\nQuit anyway?"
 
 
 def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]:
@@ -251,7 +250,7 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(ScoresScreen())
 
     def held_running(self) -> list[str]:
-        """Rooms where we hold a seat and the match is not over (leaving the app would leave them waiting)."""
+        """Rooms where we hold a seat and the match is not over (quitting leaves the other players waiting)."""
         return [str(r["room"]) for r in self.rooms if r["room"] in self.held and r.get("status") != "over"]
 
     def action_quit(self) -> None:
