@@ -8,11 +8,13 @@ a refused request comes back as a toast with the server's message.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import App
+from textual.binding import Binding, BindingType
 from websockets.exceptions import WebSocketException
 
 from client.connection import ClientError
@@ -46,8 +48,9 @@ from client.screens import (
     TableScreen,
 )
 from client.screens.high_scores import TABLES
+from client.widgets import StatusLine
 
-__all__ = ["GAMES_SHOWN", "TABLE_SCREENS", "CardroomApp"]
+__all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
 
 TABLE_SCREENS: dict[str, type[TableScreen]] = {
     "creature_wars": MatchScreen,
@@ -60,6 +63,12 @@ TABLE_SCREENS: dict[str, type[TableScreen]] = {
 GAMES_SHOWN = frozenset(TABLE_SCREENS)
 """Games this client has a table screen for."""
 
+REVEAL_KINDS = frozenset({"reveal", "trumps", "numbered"})
+"""Event kinds of a simultaneous reveal (Creature Wars' duel; Fairy Meat's Trumps and Numbered cards): each is cued."""
+
+CUES_ENV = "CARDROOM_CUES"
+"""Set to ``off`` to start without the bell and flash (ctrl+b turns them on and off while playing)."""
+
 
 class CardroomApp(App[None]):
     """Lobby and tables of a cardroom server, in the terminal.
@@ -70,9 +79,10 @@ class CardroomApp(App[None]):
 
     TITLE = "cardroom"
     NOTIFICATION_TIMEOUT = 6.0
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+b", "toggle_cues", "bell on/off", show=False)]
 
     def __init__(self, url: str, name: str, *, seed: int | None = None, join: str | None = None,
-                 spectate: str | None = None) -> None:
+                 spectate: str | None = None, cues: bool | None = None) -> None:
         super().__init__()
         self.url = url
         self.player = name
@@ -83,6 +93,10 @@ class CardroomApp(App[None]):
         self.lobby = LobbyScreen()
         self.rooms: dict[str, dict[str, Any]] = {}
         """The latest lobby summary of each room."""
+        self.cues = os.environ.get(CUES_ENV, "on").lower() != "off" if cues is None else cues
+        """Ring the terminal bell and flash the status line when our move comes or cards are revealed."""
+        self.our_move: dict[str, bool] = {}
+        """Per open room: whether its latest view offered us a decision."""
 
     def on_mount(self) -> None:
         self.sub_title = f"connecting to {self.link.address}…"
@@ -165,6 +179,8 @@ class CardroomApp(App[None]):
 
     @on(SeatGranted)
     def _seat_granted(self, message: SeatGranted) -> None:
+        if message.seat.room not in self.lobby.held:  # a new seat (one we created or joined): the cursor goes to it
+            self.lobby.follow = message.seat.room
         self.lobby.held = frozenset(self.link.seats)
         self._open(message.seat.room, message.seat.game, spectator=False)
 
@@ -189,17 +205,35 @@ class CardroomApp(App[None]):
         if screen is None:
             return
         screen.show(message.version, message.view, message.events)
+        self._cue(screen, message)
         if message.version == 0 and not message.events:
             # a seat was taken or a table opened: learn from the lobby whether anyone is still missing
             self.request(self.link.list_rooms(), "list rooms", background=True)
+
+    def _cue(self, screen: TableScreen, message: ViewArrived) -> None:
+        """Bell and flash when a view brings our move (we had none) or a reveal; not for the first view of a table."""
+        ours = message.view.get("seat") is not None and bool(message.view.get("legal"))
+        had = self.our_move.get(message.room)
+        self.our_move[message.room] = ours
+        revealed = any(event.get("kind") in REVEAL_KINDS for event in message.events)
+        if self.cues and had is not None and ((ours and not had) or revealed):
+            self.bell()
+            for line in screen.query(StatusLine):
+                line.flash()
+
+    def action_toggle_cues(self) -> None:
+        """ctrl+b: the bell and flash on or off."""
+        self.cues = not self.cues
+        self.notify(f"Bell and flash {'on' if self.cues else 'off'} (ctrl+b).", title="cues")
 
     @on(MatchOver)
     def _match_over(self, message: MatchOver) -> None:
         screen = self.match_screen(message.room)
         if screen is not None:
             screen.match_over(message.outcome, message.seed, message.commitment)
-        detail = message.outcome.get("detail") or message.outcome.get("reason", "")
-        self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
+        if screen is None or not screen.is_current:  # an open table shows the result itself
+            detail = message.outcome.get("detail") or message.outcome.get("reason", "")
+            self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
 
     @on(Left)
     def _left(self, message: Left) -> None:

@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, decode_any, encode
 
-__all__ = ["Client", "ClientError", "Seat"]
+__all__ = ["Client", "ClientError", "ConnectionLost", "Seat"]
 
 
 class ClientError(Exception):
@@ -25,6 +25,10 @@ class ClientError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+class ConnectionLost(ConnectionError):
+    """The connection closed before the reply to a request came: every request still waiting fails with it."""
 
 
 @dataclass
@@ -104,9 +108,11 @@ class Client:
         except ConnectionClosed:
             pass
         finally:
-            for future in self._pending.values():
+            pending, self._pending = list(self._pending.values()), {}
+            for future in pending:
                 if not future.done():
-                    future.set_exception(ConnectionError("connection closed"))
+                    future.set_exception(ConnectionLost("connection closed"))
+                    future.exception()  # mark it retrieved: the caller may already have given up waiting
             async with self._changed:
                 self._changed.notify_all()
 
@@ -115,15 +121,23 @@ class Client:
         await self.ws.send(data)
 
     async def request(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
-        """Send a message and wait for the reply that names its id; errors raise :class:`ClientError`."""
+        """Send a message and wait for the reply that names its id.
+
+        An ``error`` reply raises :class:`ClientError`; a connection that closes first raises :class:`ConnectionLost`.
+        """
         rid = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
-        await self.ws.send(encode({"t": kind, "id": rid, **fields}))
         try:
+            try:
+                await self.ws.send(encode({"t": kind, "id": rid, **fields}))
+            except ConnectionClosed as exc:
+                raise ConnectionLost(f"connection closed; {kind!r} was not sent") from exc
             return await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(rid, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # a failure that came as the caller stopped waiting is not logged as unretrieved
 
     async def list_rooms(self, game: str | None = None) -> list[dict[str, Any]]:
         reply = await (self.request("list_rooms", game=game) if game else self.request("list_rooms"))

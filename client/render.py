@@ -22,6 +22,7 @@ __all__ = [
     "WITCH_COLOUR",
     "card_colour",
     "card_label",
+    "dealt_damage",
     "duel_renderable",
     "hand_renderable",
     "hp_bar",
@@ -130,8 +131,36 @@ def _duel_card(card: Mapping[str, Any] | None, power: int | None, title: str, wo
     return Panel(body, title=title, border_style=colour or "none", expand=False, padding=(0, 1))
 
 
+def dealt_damage(events: Sequence[Mapping[str, Any]]) -> tuple[list[int], str] | None:
+    """The Empire damage the last duel in ``events`` dealt to each seat after every modifier, and the server's
+    sentence saying so ("" when no modifier changed it); None when no duel is in the events.
+
+    The ``fight`` event (like ``last_duel``) carries the damage the duel called for, before modifiers
+    such as Witch of Wrath's +3; the ``damage`` event the server sends right after it for the loser
+    says what the Empire actually took, as the log does.
+    """
+    for i in range(len(events) - 1, -1, -1):
+        fight = events[i]
+        if fight.get("kind") != "fight":
+            continue
+        dealt = [int(d or 0) for d in fight.get("damage") or [0, 0]]
+        winner = fight.get("winner")
+        after = events[i + 1] if i + 1 < len(events) else {}
+        if winner is None or not dealt[1 - int(winner)] or after.get("kind") != "damage" \
+                or after.get("seat") != 1 - int(winner):
+            return dealt, ""
+        took = int(after.get("amount") or 0)
+        changed = took != dealt[1 - int(winner)]
+        dealt[1 - int(winner)] = took
+        return dealt, str(after.get("text") or "") if changed else ""
+    return None
+
+
 def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles: Sequence[str]) -> RenderableType:
-    """The last revealed duel: both cards side by side (``order`` of seats, with ``titles``) and its summary."""
+    """The last revealed duel: both cards side by side (``order`` of seats, with ``titles``) and its summary.
+
+    ``damage`` is what each Empire took; ``dealt``, when present, the server's sentence for damage a modifier changed.
+    """
     if duel is None:
         return Text("No duel revealed yet.", style="italic")
     cards = duel.get("cards") or [None, None]
@@ -145,7 +174,10 @@ def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles
     panels = [_duel_card(cards[s], powers[s], titles[i], winner == s, int(damage[s] or 0)) for i, s in enumerate(order)]
     grid.add_row(panels[0], Text("vs", style="bold"), panels[1])
     heading = Text(f"Turn {duel.get('turn')} duel", style="bold")
-    return Group(heading, grid, Text(str(duel.get("summary", ""))))
+    lines: list[RenderableType] = [heading, grid, Text(str(duel.get("summary", "")))]
+    if duel.get("dealt"):  # what the Empire took once modifiers had their say, as the server wrote it
+        lines.append(Text(str(duel["dealt"]), style="bold"))
+    return Group(*lines)
 
 
 def revealed_renderable(cards: Sequence[Mapping[str, Any] | None], order: Sequence[int],

@@ -180,9 +180,18 @@ class StatusLine(Static):
 
     DEFAULT_CSS = """
     StatusLine { height: 1; padding: 0 1; background: $primary 40%; text-style: bold; }
+    StatusLine.-cue { background: $warning; }
     """
 
+    FLASH = 0.8
+    """Seconds the line stays lit after a cue."""
+
     status: reactive[str] = reactive("")
+
+    def flash(self) -> None:
+        """Light the line up for a moment (the visual half of the your-move / reveal cue)."""
+        self.add_class("-cue")
+        self.set_timer(self.FLASH, lambda: self.remove_class("-cue"))
 
     def render(self) -> str:
         return self.status

@@ -6,7 +6,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -14,12 +14,14 @@ __all__ = ["ConfirmScreen", "HelpScreen"]
 
 
 class HelpScreen(ModalScreen[None]):
-    """A screen's keys, in a box; any of Esc, ? or q closes it."""
+    """A screen's keys, in a box as wide as its longest line (never wider than the terminal, scrolling when taller);
+    any of Esc, ? or q closes it."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > Vertical { width: 84; height: auto; border: round $accent; padding: 1 2;
-                            background: $panel; }
+    HelpScreen > VerticalScroll { width: auto; max-width: 100%; height: auto; max-height: 100%;
+                                  border: round $accent; padding: 0 1; background: $panel; }
+    HelpScreen Static { width: auto; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -33,9 +35,9 @@ class HelpScreen(ModalScreen[None]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():
             yield Static(self.text)
-            yield Static("[dim]Esc closes[/dim]")
+            yield Static("[dim]Esc closes · ↑ ↓ scroll[/dim]")
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -9,15 +9,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Select, Static
 
 from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
-from client.screens.dialogs import HelpScreen
+from client.screens.dialogs import ConfirmScreen, HelpScreen
 from client.screens.high_scores import ScoresScreen
 from client.widgets import Banner
 
-__all__ = ["GAME_CHOICES", "LobbyScreen", "room_row"]
+__all__ = ["GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "room_row"]
 
 GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("creature_wars", "Creature Wars", "two players · 30 HP, 5 cards, 10 witches"),
@@ -26,6 +26,9 @@ GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("fairy_meat", "Fairy Meat", "two players · a fairy duel, 54 cards with Jokers, Nasty Hits and Fungus"),
 )
 """Games the create pane offers: wire name, title, the default options in words."""
+
+ROOM_KEYS = "Enter join · s spectate · r refresh · g game to create · c create"
+"""The hint under the rooms (the footer has room for the main keys only at 80 columns)."""
 
 AUTO_REFRESH = 5.0
 """Seconds between automatic refreshes while the lobby is on screen (the server does not push the list)."""
@@ -36,21 +39,28 @@ HELP = """\
   ↑ ↓        move through the rooms
   Enter      sit in the selected room (or take back your seat)
   s          spectate the selected room
-  g          choose the game to create (Creature Wars, Fairy Tableau, Queen's Challenge,
-             Fairy Meat)
-  d          daily deal on / off (solitaires: today's seed, the same for everyone)
+  g          choose the game to create: Creature Wars, Fairy Tableau,
+             Queen's Challenge, Fairy Meat
+  d          daily deal on / off (solitaires only: today's seed, the same
+             for everyone, ranked in today's table)
   c          create a room of the chosen game and sit in it
   t          high scores of the solitaires (all time and today)
   r          refresh the list
+  ctrl+b     bell and flash on / off (your move, a reveal)
   ?          this help
-  q          quit
+  q          quit (asks first while you hold a seat in a running room)
 """
 
+QUIT_QUESTION = "You hold a seat in a running match: {rooms}.\nQuit anyway?"
 
-def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str, str]:
-    """One table row: ``#id``, game title, ``taken/seats``, the players' names ("—" for a free seat), the score
-    so far (solitaires), and the status (whether a seat is ours, daily or scenario, watchers)."""
+
+def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]:
+    """One table row: ``#id``, game title, ``taken/seats``, the players' names ("—" for a free seat), and the
+    status (the score so far of a solitaire, whether a seat is ours, daily or scenario, watchers)."""
     status = str(room.get("status", ""))
+    score = room.get("score")
+    if score is not None:
+        status += f" · {score} pts"
     if held:
         status += " · your seat"
     ranked = str(room.get("ranked") or "")
@@ -61,63 +71,63 @@ def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str,
     if room.get("spectators"):
         status += f" · {room['spectators']} watching"
     players = ", ".join(str(name) or "—" for name in room.get("players") or ())
-    score = room.get("score")
     return (f"#{room['room']}", str(room.get("title") or room.get("game", "")),
-            f"{room.get('taken', 0)}/{room.get('seats', 0)}", players, "" if score is None else str(score), status)
+            f"{room.get('taken', 0)}/{room.get('seats', 0)}", players, status)
 
 
 class LobbyScreen(Screen[None]):
     """Rooms to join or watch; creating a room sits you in it."""
 
     DEFAULT_CSS = """
-    LobbyScreen #lobby { height: 1fr; }
-    LobbyScreen #rooms-pane { width: 2fr; border: round $primary; border-title-align: left; }
-    LobbyScreen #create-pane { width: 1fr; min-width: 30; border: round $secondary; padding: 0 1; }
+    LobbyScreen #rooms-pane { height: 1fr; border: round $primary; border-title-align: left; }
     LobbyScreen #rooms { height: 1fr; }
-    LobbyScreen #hint { height: auto; color: $text-muted; padding: 0 1; }
-    LobbyScreen #create-pane Button { width: 100%; margin-top: 1; }
-    LobbyScreen #create-pane Select { margin-top: 1; }
-    LobbyScreen #options { height: auto; color: $text-muted; margin-top: 1; }
+    LobbyScreen #hint { height: 1; color: $text-muted; padding: 0 1; }
+    LobbyScreen #create-pane { height: auto; }
+    LobbyScreen #create-pane Select { width: 26; }
+    LobbyScreen #create-pane Checkbox { width: auto; }
+    LobbyScreen #create-pane Checkbox.-hidden { display: none; }
+    LobbyScreen #create-pane Button { min-width: 12; width: auto; margin-left: 1; }
+    LobbyScreen #options { height: 1; color: $text-muted; padding: 0 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "join"),
         Binding("s", "spectate", "spectate"),
-        Binding("c", "create", "create and sit"),
-        Binding("g", "next_game", "game"),
-        Binding("d", "toggle_daily", "daily"),
+        Binding("c", "create", "create"),
+        Binding("g", "next_game", "game", show=False),
+        Binding("d", "toggle_daily", "daily", show=False),
         Binding("t", "scores", "scores"),
-        Binding("r", "refresh", "refresh"),
+        Binding("r", "refresh", "refresh", show=False),
         Binding("question_mark", "help", "help"),
-        Binding("q", "app.quit", "quit"),
+        Binding("q", "quit", "quit"),
     ]
 
     rooms: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
     held: reactive[frozenset[str]] = reactive(frozenset())
     notice: reactive[str] = reactive("")
+    follow: str | None = None
+    """A room the cursor goes to as soon as the list shows it (the one we just created), then stays on."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Banner(id="notice")
-        with Horizontal(id="lobby"):
-            with Vertical(id="rooms-pane"):
-                table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
-                yield table
-                yield Static("Enter join · s spectate · r refresh", id="hint")
-            with Vertical(id="create-pane"):
-                yield Label("[b]Create[/b] (g game · d daily · c create)")
-                yield Select([(title, name) for name, title, _ in GAME_CHOICES], value=GAME_CHOICES[0][0],
-                             allow_blank=False, id="game")
-                yield Static(GAME_CHOICES[0][2], id="options")
-                yield Checkbox("Daily deal (solitaires)", id="daily", disabled=True)
-                yield Button("Create and sit", id="create", variant="primary")
-                yield Button("High scores (t)", id="scores")
+        with Vertical(id="rooms-pane"):
+            table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(ROOM_KEYS, id="hint")
+        with Horizontal(id="create-pane"):
+            yield Select([(title, name) for name, title, _ in GAME_CHOICES], value=GAME_CHOICES[0][0],
+                         allow_blank=False, id="game")
+            yield Checkbox("daily deal", id="daily", disabled=True, classes="-hidden")
+            yield Button("Create (c)", id="create", variant="primary")
+            yield Button("Scores (t)", id="scores")
+        yield Static(GAME_CHOICES[0][2], id="options")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#rooms-pane").border_title = "Rooms"
         table = self.query_one("#rooms", DataTable)
-        table.add_columns("room", "game", "seats", "players", "score", "status")
+        table.add_columns("room", "game", "seats", "players", "status")
         table.focus()
         self.set_interval(AUTO_REFRESH, self._refresh_tick)
 
@@ -146,13 +156,16 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for room in self.rooms:
             table.add_row(*room_row(room, room["room"] in self.held), key=str(room["room"]))
-        if current is not None and any(r["room"] == current for r in self.rooms):
+        listed = {str(r["room"]) for r in self.rooms}
+        if self.follow in listed:
+            current, self.follow = self.follow, None
+        if current is not None and current in listed:
             table.move_cursor(row=table.get_row_index(current))
         hint = self.query_one("#hint", Static)
         if self.rooms:
-            hint.update("Enter join · s spectate · r refresh")
+            hint.update(ROOM_KEYS)
         else:
-            hint.update("No rooms yet: press c to create one · r refresh")
+            hint.update("No rooms yet: c creates one · g game · r refresh")
 
     def selected_room(self) -> str | None:
         """The room id under the table's cursor, if any."""
@@ -193,19 +206,21 @@ class LobbyScreen(Screen[None]):
         return value if isinstance(value, str) else GAME_CHOICES[0][0]
 
     def daily(self) -> bool:
-        """Whether the daily deal is ticked (and applies: the chosen game is a solitaire)."""
+        """Whether the daily deal is ticked and applies: only a solitaire has a daily table."""
         box = self.query_one("#daily", Checkbox)
-        return box.value and not box.disabled
+        return box.value and self.chosen_game() in SOLITAIRES
 
     @on(Select.Changed, "#game")
     def _game_changed(self) -> None:
+        """Show the chosen game's options; the daily box is only there for a game with a daily table."""
         game = self.chosen_game()
         words = next((about for name, _, about in GAME_CHOICES if name == game), "")
         box = self.query_one("#daily", Checkbox)
         box.disabled = game not in SOLITAIRES
+        box.set_class(box.disabled, "-hidden")
         if box.disabled:
             box.value = False
-        self.query_one("#options", Static).update(words + ("\ndaily: today's seed, default options" if box.value else ""))
+        self.query_one("#options", Static).update("daily deal: today's seed, default options" if box.value else words)
 
     @on(Checkbox.Changed, "#daily")
     def _daily_changed(self) -> None:
@@ -233,6 +248,24 @@ class LobbyScreen(Screen[None]):
 
     def action_scores(self) -> None:
         self.app.push_screen(ScoresScreen())
+
+    def held_running(self) -> list[str]:
+        """Rooms where we hold a seat and the match is not over (quitting leaves the other players waiting)."""
+        return [str(r["room"]) for r in self.rooms if r["room"] in self.held and r.get("status") != "over"]
+
+    def action_quit(self) -> None:
+        """Quit; while we hold a seat in a running room, ask first."""
+        rooms = self.held_running()
+        if not rooms:
+            self.app.exit()
+            return
+        where = f"room #{rooms[0]}" if len(rooms) == 1 else f"{len(rooms)} rooms (" + ", ".join(f"#{r}" for r in rooms) + ")"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen(QUIT_QUESTION.format(rooms=where)), answered)
 
     def action_refresh(self) -> None:
         self.post_message(RefreshRooms())

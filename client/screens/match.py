@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
 from client.messages import Decide
-from client.render import legal_slots, player_name, status_line
+from client.render import dealt_damage, legal_slots, player_name, status_line
 from client.screens.dialogs import HelpScreen
 from client.screens.question import QuestionScreen
 from client.screens.table import SPECTATOR_BANNER, TableScreen
@@ -49,10 +49,26 @@ a tie sends both cards back with a cooldown.
   w           show / hide the selected witch's rules (a selected witch's
               text is also written under it in your hand)
   a           show the witch's question again, if one waits for you
+  ctrl+b      bell and flash on / off (your move, a reveal)
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
 Dimmed cards cannot be played now; ": (n)" after a card is its cooldown.
+"""
+
+SPECTATOR_HELP = """\
+[b]Creature Wars[/b] (spectating)
+
+Each turn both players lock in one card face down; then both are revealed.
+Power = base strength {b} + level, +3 when its Power Type beats the other's
+(Ancient > Fire > Nightmare > Holy > Ancient). The loser's Empire takes the
+losing card's base strength (witches differ); a tie sends both cards back
+with a cooldown. Spectators see both Empires, hand sizes, who has locked in,
+each revealed duel and the log; never a card in a hand.
+
+  ctrl+b      bell and flash on / off (a reveal)
+  ?           this help
+  q / Esc     leave the table
 """
 
 
@@ -84,6 +100,8 @@ class MatchScreen(TableScreen):
         Binding("escape", "back", "back", show=False),
     ]
 
+    PLAYER_ACTIONS = frozenset({"pick", "move", "lock_in", "witch", "question"})
+
     selected: reactive[int] = reactive(0)
 
     def __init__(self, room: str, game: str, *, spectator: bool) -> None:
@@ -92,6 +110,8 @@ class MatchScreen(TableScreen):
         self.asked: tuple[int, float] | None = None
         """The question waiting for us: the version it came with, and when its time runs out."""
         self.question_screen: QuestionScreen | None = None
+        self.dealt: tuple[int, list[int], str] | None = None
+        """The damage the last duel seen in the events dealt: its turn, per seat (modifiers included), the server's words."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -114,10 +134,15 @@ class MatchScreen(TableScreen):
     def on_mount(self) -> None:
         self.set_class(self.spectator, "-spectator")
         self.query_one("#spectating", Banner).message = SPECTATOR_BANNER if self.spectator else ""
-        where = f"You watch room #{self.room} as a spectator." if self.spectator else f"You sit in room #{self.room}."
+        where = f"Watching room #{self.room} as a spectator." if self.spectator else f"You sit in room #{self.room}."
         self.query_one("#log", EventLog).add(where, style="dim")
-        self.title = f"cardroom · {'spectating' if self.spectator else 'playing'} room #{self.room}"
+        self._refresh_title()
         self._refresh_status()
+
+    def _refresh_title(self) -> None:
+        """The header: the game, the room, and whether we only watch or the match is over (short, for 80 columns)."""
+        state = " · over" if self.finished() else " · watching" if self.spectator else ""
+        self.title = f"Creature Wars #{self.room}{state}"
 
     # -- what the app feeds in ---------------------------------------------------
 
@@ -128,6 +153,11 @@ class MatchScreen(TableScreen):
             text = event.get("text")
             if text:
                 log.add(str(text), style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
+            if event.get("kind") == "over":
+                self.result_logged = True
+        dealt = dealt_damage(events)
+        if dealt is not None and view.get("last_duel"):
+            self.dealt = (int(view["last_duel"].get("turn", 0)), *dealt)
         if version > 0 or view.get("turn", 0) > 1:
             self.free_seats = 0
         self.version = version
@@ -137,7 +167,9 @@ class MatchScreen(TableScreen):
         """The match_over message: log the outcome and the revealed seed (checkable against the commitment)."""
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
-        log.add(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", style="bold")
+        if not self.result_logged:
+            log.add(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", style="bold")
+            self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
 
@@ -155,7 +187,7 @@ class MatchScreen(TableScreen):
         duel.order = (top, bottom)
         duel.titles = ((player_name(0), player_name(1)) if own is None
                        else (f"Opponent ({player_name(top)})", f"You ({player_name(own)})"))
-        duel.duel = view.get("last_duel")
+        duel.duel = self._duel(view.get("last_duel"))
         duel.revealed = view.get("revealed")
         modifiers = self.query_one("#modifiers", ModifiersPanel)
         modifiers.seat = own
@@ -172,6 +204,9 @@ class MatchScreen(TableScreen):
         hand.selected = self.selected if cards and own is not None else None
         self._refresh_witch()
         self._refresh_status()
+        if self.finished():
+            self._refresh_title()
+            self.refresh_bindings()
         self._follow_question(view)
 
     def watch_selected(self, selected: int) -> None:
@@ -184,9 +219,17 @@ class MatchScreen(TableScreen):
 
     def watch_over(self) -> None:
         self._refresh_status()
+        self._refresh_title()
+        self.refresh_bindings()
 
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
+
+    def _duel(self, duel: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The last duel with the damage its Empire took as the events said it (``last_duel`` has it before modifiers)."""
+        if duel is None or self.dealt is None or self.dealt[0] != duel.get("turn"):
+            return duel
+        return {**duel, "damage": list(self.dealt[1]), "dealt": self.dealt[2]}
 
     def _info(self, view: dict[str, Any]) -> str:
         own = view.get("seat")
@@ -222,10 +265,6 @@ class MatchScreen(TableScreen):
             panel.card = self._selected_card()
 
     # -- keys --------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Spectators have no hand: the card keys are off (and out of the footer)."""
-        return not (self.spectator and action in ("pick", "move", "lock_in", "witch", "question"))
 
     def action_pick(self, n: int) -> None:
         self.app.clear_notifications()
@@ -277,7 +316,7 @@ class MatchScreen(TableScreen):
         panel.card = card
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(HELP))
+        self.app.push_screen(HelpScreen(SPECTATOR_HELP if self.spectator else HELP))
 
     def action_back(self) -> None:
         panel = self.query_one("#witch", WitchPanel)

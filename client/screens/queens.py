@@ -23,12 +23,13 @@ from client.screens.solitaire import SolitaireScreen
 __all__ = ["QueensScreen", "hand_renderable", "in_play_renderable", "piles_renderable", "queens_info"]
 
 RULES = """\
-Defeat the challenge deck's cards one by one. Gather cards from your hand onto the power
-pile of their suit (each higher than the last); attack the card in play with the pile
-of its enemy suit (♥ ↔ ♠, ♦ ↔ ♣) and spells of that suit; one gift a turn (the clubs gift's
-card may be summoned or not; the diamonds gift's cards are put back card by card). Ending the
-turn flips a challenge card, and first burns a magic card while a challenge card is still in
-play. Score: cards defeated.
+Defeat the challenge deck's cards one by one. Gather cards from your
+hand onto the power pile of their suit (each higher than the last);
+attack the card in play with the pile of its enemy suit (♥ ↔ ♠, ♦ ↔ ♣)
+and spells of that suit; one gift a turn (the clubs gift's card may be
+summoned or not; the diamonds gift's cards are put back card by card).
+Ending the turn flips a challenge card, and first burns a magic card
+while a challenge card is still in play. Score: cards defeated.
 """
 
 

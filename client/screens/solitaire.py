@@ -34,8 +34,16 @@ KEYS_HELP = """
   1-9         pick the n-th move in the list
   ↑ ↓         move through the list
   Enter       play the picked move (a move marked ⚠ asks first)
+  ctrl+b      bell and flash on / off (your move, a reveal)
   ?           this help
   q / Esc     leave the table (asks first while you play)
+"""
+
+SPECTATOR_KEYS_HELP = """
+Spectating: the table as the player sees it, without the moves.
+
+  ?           this help
+  q / Esc     leave the table
 """
 
 
@@ -62,6 +70,7 @@ class SolitaireScreen(TableScreen):
     """A one-player table: the game's own panels on the left, the legal moves on the right, the log below."""
 
     GAME_TITLE: ClassVar[str] = "Solitaire"
+    PLAYER_ACTIONS = frozenset({"pick", "play"})
     RULES_HELP: ClassVar[str] = ""
     moves_kept = False
     """Whether the last view repeated the same version (then the move highlight stays where it was)."""
@@ -122,10 +131,14 @@ class SolitaireScreen(TableScreen):
     def on_mount(self) -> None:
         self.set_class(self.spectator, "-spectator")
         self.query_one("#spectating", Banner).message = SPECTATOR_BANNER if self.spectator else ""
-        where = f"You watch room #{self.room} as a spectator." if self.spectator else f"You play in room #{self.room}."
+        where = f"Watching room #{self.room} as a spectator." if self.spectator else f"You play in room #{self.room}."
         self.query_one("#log", EventLog).add(where, style="dim")
         self.title = f"{self.GAME_TITLE} · room #{self.room}"
-        self.query_one("#moves", MoveList).focus()
+        moves = self.query_one("#moves", MoveList)
+        if self.spectator:  # no moves to pick: the hidden list must not offer its keys in the footer
+            moves.can_focus = False
+        else:
+            moves.focus()
         self._refresh_status()
 
     def show(self, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -133,6 +146,10 @@ class SolitaireScreen(TableScreen):
         log = self.query_one("#log", EventLog)
         for event in events:
             text = event.get("text")
+            if event.get("kind") == "over":
+                if self.spectator:  # the result's text speaks to the player ("You win: …"); match_over says it
+                    continue
+                self.result_logged = True
             if text:
                 log.add(str(text), style="bold" if event.get("kind") == "over" else "")
         same = version == self.version
@@ -144,7 +161,9 @@ class SolitaireScreen(TableScreen):
         """The end: log the outcome and the revealed seed."""
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
-        log.add(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}", style="bold")
+        if not self.result_logged:
+            log.add(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}", style="bold")
+            self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
 
@@ -159,9 +178,12 @@ class SolitaireScreen(TableScreen):
         moves = self.query_one("#moves", MoveList)
         moves.set_moves(list(view.get("legal") or []), keep=self.moves_kept)
         self._refresh_status()
+        if self.finished():
+            self.refresh_bindings()
 
     def watch_over(self) -> None:
         self._refresh_status()
+        self.refresh_bindings()
 
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
@@ -175,10 +197,6 @@ class SolitaireScreen(TableScreen):
             self.query_one("#status", StatusLine).status = self.status_text()
 
     # -- keys ------------------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Spectators have no moves: the move keys are off (and out of the footer)."""
-        return not (self.spectator and action in ("pick", "play"))
 
     def action_pick(self, n: int) -> None:
         """Highlight the n-th move (Enter then plays it)."""
@@ -226,4 +244,5 @@ class SolitaireScreen(TableScreen):
         self.app.push_screen(ConfirmScreen(f"{LOSING_QUESTION}\n\n{escape(str(entry.get('label', '')))}"), answered)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(f"[b]{self.GAME_TITLE}[/b]\n\n{self.RULES_HELP}{KEYS_HELP}"))
+        keys = SPECTATOR_KEYS_HELP if self.spectator else KEYS_HELP
+        self.app.push_screen(HelpScreen(f"[b]{self.GAME_TITLE}[/b]\n\n{self.RULES_HELP}{keys}"))

@@ -36,11 +36,16 @@ class TableScreen(Screen[None]):
     over: reactive[dict[str, Any] | None] = reactive(None)
     notice: reactive[str] = reactive("")
 
+    PLAYER_ACTIONS: frozenset[str] = frozenset()
+    """Actions only a seated player in a running match has: off (and out of the footer) for spectators and at the end."""
+
     def __init__(self, room: str, game: str, *, spectator: bool) -> None:
         super().__init__()
         self.room = room
         self.game = game
         self.spectator = spectator
+        self.result_logged = False
+        """Whether the log already holds the result (the server's ``over`` event), so ``match_over`` does not repeat it."""
 
     def show(self, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the server (with the events that led to it): redraw from it."""
@@ -50,6 +55,14 @@ class TableScreen(Screen[None]):
     def match_over(self, outcome: dict[str, Any], seed: int | None, commitment: str) -> None:
         """The match_over message: the outcome, and the seed revealed against the commitment."""
         self.over = {"outcome": outcome}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Spectators, and everyone once the match is over, have no play keys."""
+        return not (action in self.PLAYER_ACTIONS and (self.spectator or self.finished()))
+
+    def finished(self) -> bool:
+        """The match is over (the view's outcome or the match_over message)."""
+        return bool((self.view or {}).get("outcome") or self.over)
 
     def playing(self) -> bool:
         """Seated in a match that is still running (leaving it asks first)."""

@@ -24,9 +24,10 @@ DISCARD_SHOWN = 16
 """How many of the latest discards are written out (the count says how many there are in all)."""
 
 RULES = """\
-Clear the Clubs (enemies) from a tableau of seven face-up cards. Spades give mana;
-a Diamond (spell) is cast at a Club worth no more than it, paying its value in mana;
-a fairy (♥) defeats a Club for free. Score: enemies defeated x 1000 + mana left.
+Clear the Clubs (enemies) from a tableau of seven face-up cards. Spades
+give mana; a Diamond (spell) is cast at a Club worth no more than it,
+paying its value in mana; a fairy (♥) defeats a Club for free. Score:
+enemies defeated x 1000 + mana left.
 """
 
 

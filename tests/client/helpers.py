@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import Callable
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -13,21 +16,59 @@ from textual.pilot import Pilot
 
 from client.messages import Decide, Disconnected
 
-__all__ = ["SIZE", "Recorder", "panel_text", "screen_text", "settle", "until"]
+__all__ = ["SIZE", "Recorder", "crop_cells", "panel_text", "screen_lines", "screen_text", "settle", "until"]
 
 SIZE = (120, 44)
 
 
+SVG_TEXT = re.compile(r'<text [^>]*?x="([0-9.]+)"[^>]*?textLength="([0-9.]+)"[^>]*?-line-([0-9]+)\)"[^>]*>([^<]*)</text>')
+"""One run of characters in a screenshot: its x, its width, its line, its (escaped) text."""
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """The current screen as the terminal shows it, one string per line, each padded to the screen's width in cells.
+
+    Read from ``App.export_screenshot()`` (the SVG a user saves with ctrl+p → screenshot): every run of
+    text sits at its cell column, so a wide glyph (🔒) takes its two cells as on a terminal.
+    """
+    width, height = app.size
+    cells: list[list[tuple[int, str]]] = [[] for _ in range(height)]
+    for x, length, line, escaped in SVG_TEXT.findall(app.export_screenshot()):
+        text = html.unescape(escaped).replace("\xa0", " ")
+        if text == "\n" or not 0 <= int(line) < height:
+            continue
+        cell = float(length) / len(text)
+        cells[int(line)].append((round(float(x) / cell), text))
+    lines = []
+    for runs in cells:
+        out = ""
+        for column, text in sorted(runs):
+            out += " " * max(0, column - cell_len(out)) + text
+        lines.append(out + " " * max(0, width - cell_len(out)))
+    return lines
+
+
 def screen_text(app: App[Any]) -> str:
     """Every character on the current screen, line by line, as the terminal would show it."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(line.rstrip() for line in screen_lines(app))
+
+
+def crop_cells(line: str, start: int, end: int) -> str:
+    """The part of ``line`` between two cell columns (a wide glyph counts two cells)."""
+    out, at = "", 0
+    for char in line:
+        width = cell_len(char)
+        if at >= start and at + width <= end:
+            out += char
+        at += width
+    return out
 
 
 def panel_text(app: App[Any], widget_id: str) -> str:
     """The screen text inside one widget's region (cropped by cells, so wide glyphs elsewhere do not shift it)."""
     region = app.screen.query_one(widget_id).content_region
-    strips = app.screen._compositor.render_strips()[region.y:region.bottom]
-    return "\n".join(strip.crop(region.x, region.right).text.rstrip() for strip in strips)
+    lines = screen_lines(app)[region.y:region.bottom]
+    return "\n".join(crop_cells(line, region.x, region.right).rstrip() for line in lines)
 
 
 async def until(pilot: Pilot[Any], ready: Callable[[], object], what: str, timeout: float = 10.0) -> None:

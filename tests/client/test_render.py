@@ -12,6 +12,7 @@ from client.render import (
     TYPE_COLOURS,
     WITCH_COLOUR,
     card_label,
+    dealt_damage,
     duel_renderable,
     hand_renderable,
     hp_bar,
@@ -144,3 +145,15 @@ def test_solitaire_status_line() -> None:
     assert solitaire_status(over) == "game over: no play left — you lose"
     assert solitaire_status({**over, "outcome": {"winner": 0, "detail": "all defeated"}}) == \
         "game over: all defeated — you win"
+
+
+def test_dealt_damage_takes_the_empire_damage_that_follows_the_fight() -> None:
+    fight = {"kind": "fight", "text": "Player 1 wins the duel; Player 2 takes 2.", "winner": 0, "damage": [0, 2]}
+    wrath = {"kind": "damage", "text": "Player 2's Empire takes 5 damage (lost the duel); 25 HP left.", "seat": 1,
+             "amount": 5, "hp": 25}
+    assert dealt_damage([{"kind": "reveal", "text": ""}, fight, wrath]) == ([0, 5], wrath["text"])
+    plain = {**wrath, "amount": 2, "text": "Player 2's Empire takes 2 damage (lost the duel); 28 HP left."}
+    assert dealt_damage([fight, plain]) == ([0, 2], ""), "no modifier: nothing more to say"
+    assert dealt_damage([fight]) == ([0, 2], "")
+    assert dealt_damage([{"kind": "fight", "winner": None, "damage": [0, 0]}, {**wrath, "seat": 0}]) == ([0, 0], "")
+    assert dealt_damage([wrath]) is None

@@ -104,7 +104,7 @@ async def test_a_match_in_the_browser(chromium: str, web_url: str, server_url: s
     """The page creates a Creature Wars room; a second client joins; both lock in plays; the page shows the duels."""
     async with browser_page(chromium) as page:
         await page.goto(web_url)
-        await wait_for_screen(page, lambda t: "Rooms" in t and "create and sit" in t, "the lobby")
+        await wait_for_screen(page, lambda t: "Rooms" in t and "Create (c)" in t, "the lobby")
         await page.locator(".textual-terminal").click()
         await page.keyboard.press("c")
         async with await Client.connect(server_url, name="opponent") as opponent:

@@ -1,0 +1,73 @@
+"""The lobby against a real server: asking before quitting with a held seat, the cursor on a new room, the daily
+box only for solitaires, and everything on an 80x24 terminal."""
+from __future__ import annotations
+
+from textual.widgets import Checkbox, DataTable
+
+from client.app import CardroomApp
+from client.connection import Client, Seat
+from client.screens import ConfirmScreen, LobbyScreen, MatchScreen
+from tests.client.helpers import SIZE, screen_text, until
+
+
+def in_lobby(app: CardroomApp) -> bool:
+    return isinstance(app.screen, LobbyScreen)
+
+
+async def test_q_asks_before_quitting_while_a_seat_is_held_and_the_cursor_follows_the_new_room(server_url: str) -> None:
+    async with await Client.connect(server_url, name="other") as other:
+        for seed in (1, 2):
+            assert isinstance(await other.create("creature_wars", seed=seed), Seat)
+        app = CardroomApp(server_url, "alice", seed=5)
+        async with app.run_test(size=SIZE) as pilot:
+            rooms: DataTable[str] = app.lobby.query_one("#rooms", DataTable)
+            await until(pilot, lambda: rooms.row_count == 2, "the other rooms")
+            first = app.lobby.selected_room()
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen.view is not None, "the table")
+            mine = app.screen.room
+            await pilot.press("q", "y")
+            await until(pilot, lambda: in_lobby(app) and rooms.row_count == 3, "the lobby with our room")
+            assert first != mine and app.lobby.selected_room() == mine, "the cursor is on the room we created"
+
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            assert f"#{mine}" in screen_text(app) and "Quit anyway?" in screen_text(app)
+            await pilot.press("n")
+            await until(pilot, lambda: in_lobby(app), "staying")
+            assert app.is_running
+            await pilot.press("q", "y")
+            await until(pilot, lambda: not app.is_running, "the app to quit")
+
+
+async def test_the_daily_box_is_only_there_for_solitaires(server_url: str) -> None:
+    async with await Client.connect(server_url, name="looker") as looker:
+        app = CardroomApp(server_url, "fay")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.link.client is not None, "the connection")
+            box = app.lobby.query_one("#daily", Checkbox)
+            assert not box.display, "Creature Wars has no daily table"
+            await pilot.press("g", "d")
+            await until(pilot, lambda: box.display and box.value, "the daily deal of Fairy Tableau")
+            # back round to Creature Wars and create at once: a plain room, not a daily one
+            await pilot.press("g", "g", "g", "c")
+            await until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen.view is not None, "the table")
+            assert not box.display and not box.value
+            rooms = await looker.list_rooms()
+            assert [(r["game"], r["ranked"]) for r in rooms] == [("creature_wars", "")]
+
+
+async def test_the_lobby_fits_80x24(server_url: str) -> None:
+    async with await Client.connect(server_url, name="somebody") as other:
+        seat = await other.create("creature_wars", seed=3)
+        assert isinstance(seat, Seat)
+        app = CardroomApp(server_url, "fay")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.lobby.query_one("#rooms", DataTable).row_count == 1, "the room")
+            lines = screen_text(app).splitlines()
+            assert len(lines) == 24
+            row = next(line for line in lines if f"#{seat.room}" in line)
+            assert row.split("│")[1].split() == [f"#{seat.room}", "Creature", "Wars", "1/2", "somebody,", "—", "waiting"]
+            text = "\n".join(lines)
+            for shown in ("Create (c)", "Scores (t)", "Enter join", "? help", "q quit", "Creature Wars ", "two players"):
+                assert shown in text, shown
