@@ -32,6 +32,10 @@ LOBBY = [{"t": "rooms", "rooms": [
 CREATURE_WARS = table_messages("creature_wars", 0, seed=5, decisions=[(0, 0), (1, 0)])
 """Seat 0's table after the first duel of a default Creature Wars match."""
 
+FAIRY_MEAT = table_messages("fairy_meat", 0, seed=7, decisions=[(0, 0), (1, 0), (0, 0), (0, 0), (1, 0), (0, 0), (1, 0),
+                                                                 (0, 0), (1, 0)])
+"""Seat 0's table right after the first reveal of sealed Numbered cards in a default Fairy Meat match."""
+
 
 def matches(snap_compare: Any, messages: Iterable[Mapping[str, Any]], size: tuple[int, int], *,
             press: Iterable[str] = ()) -> bool:
@@ -47,3 +51,9 @@ def test_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_creature_wars_match(snap_compare: Any, size: tuple[int, int]) -> None:
     assert matches(snap_compare, CREATURE_WARS, size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_fairy_meat_reveal(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert any(e["kind"] == "numbered" for m in FAIRY_MEAT if m["t"] == "view" for e in m["events"])
+    assert matches(snap_compare, FAIRY_MEAT, size)
