@@ -137,19 +137,19 @@ class Session:
                     rooms.append({**room.summary(), "seat": room.owners.index(self.conn.player)})
         self.reply(re, "rooms", rooms=rooms)
 
-    async def on_resign(self, m: dict[str, Any], re: int) -> None:
+    async def seated(self, m: dict[str, Any]) -> Room:
+        """The room of a request made with a seat's token; this connection now watches as that seat."""
         room = await self.lobby.find(m["room"])
         seat = room.seat_of(m["token"])
         if room.watchers.get(self.conn, -1) != seat:
             room.watch(self.conn, seat)
-        await room.resign(self.conn, m["token"], re)
+        return room
+
+    async def on_resign(self, m: dict[str, Any], re: int) -> None:
+        await (await self.seated(m)).resign(self.conn, m["token"], re)
 
     async def on_abort(self, m: dict[str, Any], re: int) -> None:
-        room = await self.lobby.find(m["room"])
-        seat = room.seat_of(m["token"])
-        if room.watchers.get(self.conn, -1) != seat:
-            room.watch(self.conn, seat)
-        await room.abort(self.conn, m["token"], re)
+        await (await self.seated(m)).abort(self.conn, m["token"], re)
 
     async def on_list_rooms(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))

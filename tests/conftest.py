@@ -1,15 +1,14 @@
 """Shared fixtures: a real redis-server on a free loopback port, and a real cardroom server."""
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 import redis
 
-from server.app import run
 from server.redis_process import RedisProcess
+from tests.server.servers import serving
 
 
 @pytest.fixture(scope="session")
@@ -29,14 +28,8 @@ def redis_url(redis_process: RedisProcess) -> str:
 @pytest.fixture
 async def server_url(redis_url: str) -> AsyncIterator[str]:
     """A cardroom server in this event loop on a free loopback port; its ws:// URL."""
-    loop = asyncio.get_running_loop()
-    ready: asyncio.Future[tuple[str, int]] = loop.create_future()
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(host="127.0.0.1", port=0, redis_url=redis_url, ready=ready, stop=stop))
-    host, port = await asyncio.wait_for(ready, 10)
-    yield f"ws://{host}:{port}"
-    stop.set()
-    await asyncio.wait_for(task, 10)
+    async with serving(redis_url) as url:
+        yield url
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator
+from typing import Any
 
 from client import Client
 from client.connection import Seat
@@ -16,18 +17,20 @@ QUICK = {"hp": 1}
 
 
 @contextlib.asynccontextmanager
-async def restarted(redis_url: str) -> AsyncIterator[str]:
-    """A fresh server process state (rooms reloaded from Redis) on a free port; its ws:// URL."""
+async def serving(redis_url: str, **settings: Any) -> AsyncIterator[str]:
+    """A cardroom server in this event loop on a free loopback port, on ``redis_url``; its ws:// URL.
+    A second one on the same Redis is the server after a restart: only what Redis holds survives."""
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[tuple[str, int]] = loop.create_future()
     stop = asyncio.Event()
-    task = asyncio.create_task(run(host="127.0.0.1", port=0, redis_url=redis_url, ready=ready, stop=stop))
+    task = asyncio.create_task(run(host="127.0.0.1", port=0, redis_url=redis_url, ready=ready, stop=stop, **settings))
     host, port = await asyncio.wait_for(ready, 10)
     try:
         yield f"ws://{host}:{port}"
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)
+
 
 
 async def finished_match(url: str, *, record: bool = False, seed: int = 5) -> tuple[Client, Seat, Client, Seat]:

@@ -5,7 +5,7 @@ import pytest
 
 from client import Client, ClientError
 from server import chat
-from tests.server.servers import restarted
+from tests.server.servers import serving
 
 
 def _lines(client: Client, room: str) -> list[dict[str, object]]:
@@ -132,7 +132,7 @@ async def test_the_last_lines_are_kept_and_survive_a_restart(server_url: str, re
         assert not isinstance(sa, str)
         for n in range(chat.KEEP + 5):
             await a.chat(sa.room, f"line {n}")
-    async with restarted(redis_url) as url, await Client.connect(url, record_frames=True) as w:
+    async with serving(redis_url) as url, await Client.connect(url, record_frames=True) as w:
         await w.spectate(sa.room)
         last = f"line {chat.KEEP + 4}"
         await w.wait_message(lambda m: m["t"] == "chat" and m["text"] == last)

@@ -7,7 +7,7 @@ from typing import Any
 from client import Client
 from server.history import RECENT
 from tests.server.helpers import play_turn
-from tests.server.servers import restarted
+from tests.server.servers import serving
 
 
 async def _entry_view(client: Client, re: int) -> dict[str, Any]:
@@ -69,9 +69,9 @@ async def test_recent_events_on_resume_and_spectate_also_after_a_restart(server_
                     None: _events_seen(w, sa.room)[-RECENT:]}
         assert len(expected[None]) > 0
         assert expected[0] != expected[None]  # each seat's copy differs (its own draws)
-        # on this server (events kept in memory) and on a restarted one (rebuilt from the log)
+        # on this server (events kept in memory) and on a serving one (rebuilt from the log)
         for url in (server_url, None):
-            async with restarted(redis_url) if url is None else _same(server_url) as target:
+            async with serving(redis_url) if url is None else _same(server_url) as target:
                 for seat in (0, 1, None):
                     async with await Client.connect(target, record_frames=True) as late:
                         if seat is None:
@@ -87,7 +87,7 @@ async def test_recent_events_on_resume_and_spectate_also_after_a_restart(server_
 
 
 class _same:
-    """The running server, as an async context (to loop over it and a restarted one alike)."""
+    """The running server, as an async context (to loop over it and a serving one alike)."""
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -8,7 +8,7 @@ import redis
 from client import Client, ClientError
 from server import expiry
 from server.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
-from tests.server.servers import QUICK, finished_match, restarted
+from tests.server.servers import QUICK, finished_match, serving
 
 
 @pytest.fixture(autouse=True)
@@ -48,8 +48,8 @@ async def test_cancel_a_waiting_room(server_url: str, redis_url: str) -> None:
     finally:
         for c in (a, w, other):
             await c.close()
-    # a restarted server knows it was cancelled
-    async with restarted(redis_url) as url, await Client.connect(url) as c:
+    # a serving server knows it was cancelled
+    async with serving(redis_url) as url, await Client.connect(url) as c:
         assert await _code(c.join(sa.room)) == "room_closed"
 
 
@@ -148,8 +148,8 @@ async def test_a_seat_resuming_an_ended_match_gets_the_result(server_url: str, r
     final = a.views[sa.room]
     await a.close()
     await b.close()
-    # a restarted server reloads only unfinished rooms: the ended one is loaded on demand
-    async with restarted(redis_url) as url:
+    # a serving server reloads only unfinished rooms: the ended one is loaded on demand
+    async with serving(redis_url) as url:
         a2 = await Client.connect(url, record_frames=True)
         late = await Client.connect(url, record_frames=True)
         try:

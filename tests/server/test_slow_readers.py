@@ -14,7 +14,7 @@ import server.connection
 import server.quota
 from client import Client
 from protocol import PROTOCOL_VERSION, encode
-from server.app import run
+from tests.server.servers import serving
 
 
 async def test_a_reader_that_never_reads_is_dropped_once(server_url: str, caplog: pytest.LogCaptureFixture,
@@ -65,13 +65,7 @@ async def test_a_connection_that_never_says_hello_is_closed(server_url: str, mon
 
 async def test_connections_per_address_are_capped(redis_url: str) -> None:
     """Past the cap a handshake is refused with 429, and counted; a closed connection frees its place."""
-    loop = asyncio.get_running_loop()
-    ready: asyncio.Future[tuple[str, int]] = loop.create_future()
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(host="127.0.0.1", port=0, redis_url=redis_url, ready=ready, stop=stop, per_address=3))
-    host, port = await asyncio.wait_for(ready, 10)
-    url = f"ws://{host}:{port}"
-    try:
+    async with serving(redis_url, per_address=3) as url:
         clients = [await Client.connect(url) for _ in range(3)]
         with pytest.raises(InvalidStatus) as refused:
             await Client.connect(url)
@@ -89,6 +83,3 @@ async def test_connections_per_address_are_capped(redis_url: str) -> None:
             raise AssertionError("a closed connection did not free its place")
         for c in clients:
             await c.close()
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
