@@ -82,12 +82,13 @@ class Lobby:
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
-                     clock: Any = None, spectator_chat: str = "all") -> Room:
+                     clock: Any = None, spectator_chat: str = "all", player: str = "") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
-        a daily room (default options, the day's seed) in that day's table; a room with a
-        chosen seed or scenario options is not ranked.
+        a daily room (default options, the day's seed) in that day's table when it is ``player``'s
+        first of the game that day (a guest's, ``player`` "", and any later one are practice); a room
+        with a chosen seed or scenario options is not ranked.
         """
         game = registry.get(game_name)
         if game is None:
@@ -106,10 +107,12 @@ class Lobby:
             scenario = game.scenario(options)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
-        table = ""
+        table = day = ""
         if daily:
             day = today()
-            seed, table = daily_seed(await self.store.daily_secret(), game.name, day), f"daily:{day}"
+            seed = daily_seed(await self.store.daily_secret(), game.name, day)
+            if player and seats == 1 and await self.store.first_daily(player, game.name, day):
+                table = f"daily:{day}"
         elif seed is None:
             seed = secrets.randbits(63)
             table = "" if scenario else "all"
@@ -124,7 +127,7 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
-                table=table, spectator_chat=spectator_chat, limits=limits.data(),
+                table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
             )
             if await self.store.create(record):
                 room = Room(record, game, state, self.store)

@@ -158,9 +158,10 @@ class Session:
         self.lobby.quota.check(self.address, self.lobby.rooms)
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
-                                       clock=m.get("clock"), spectator_chat=spectator_chat)
+                                       clock=m.get("clock"), spectator_chat=spectator_chat,
+                                       player=(self.conn.player or "") if m.get("sit", True) else "")
         self.lobby.quota.record(self.address, room.id)
-        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
+        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
             await self.sit(room.id, None, re)
 

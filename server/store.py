@@ -124,6 +124,8 @@ class RoomRecord:
     """The room's clock setting (``move``, ``bank``, ``increment``); None for rooms stored before clocks."""
     clock: dict[str, Any] | None = None
     """The clock as last stored (see server/clock.py); None until the room first filled."""
+    daily: str = ""
+    """The day (``YYYY-MM-DD``, UTC) of a daily room, ranked or practice: its seed is told once that day has ended."""
 
 
 def _key(room: str) -> str:
@@ -180,6 +182,8 @@ class Store:
         }
         if record.limits is not None:
             fields["limits"] = msgpack.packb(record.limits)
+        if record.daily:
+            fields["daily"] = record.daily
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
             pipe.sadd(OPEN, record.room)
@@ -293,6 +297,7 @@ class Store:
             owners=tuple(raw.get(f"player:{n}".encode(), b"").decode() for n in range(count)),
             limits=msgpack.unpackb(raw[b"limits"], raw=False) if b"limits" in raw else None,
             clock=msgpack.unpackb(raw[b"clock"], raw=False) if b"clock" in raw else None,
+            daily=raw.get(b"daily", b"").decode(),
         )
 
     async def daily_secret(self) -> bytes:
@@ -301,6 +306,10 @@ class Store:
         secret = await self.redis.get(DAILY_SECRET)
         assert isinstance(secret, bytes)
         return secret
+
+    async def first_daily(self, player: str, game: str, day: str) -> bool:
+        """Whether this is ``player``'s first daily room of ``game`` on ``day`` (marked now, kept two days)."""
+        return bool(await self.redis.set(f"{PREFIX}daily:{game}:{day}:{player}", b"1", nx=True, ex=2 * 24 * 3600))
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
         """The best ``limit`` (member, points) of a game's table, best first."""

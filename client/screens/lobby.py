@@ -66,6 +66,8 @@ def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]
     ranked = str(room.get("ranked") or "")
     if ranked.startswith("daily:"):
         status += " · daily"
+    elif room.get("daily"):
+        status += " · daily practice"
     elif room.get("scenario"):
         status += " · scenario"
     if room.get("spectators"):
