@@ -25,7 +25,12 @@ _TOKEN = Field("token", str, max_len=128)
 
 CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128)),
-    "list_rooms": (Field("game", str, required=False, max_len=40),),
+    "list_rooms": (
+        Field("game", str, required=False, max_len=40),
+        Field("status", str, required=False, max_len=16),
+        Field("cursor", str, required=False, max_len=64),
+        Field("limit", int, required=False),
+    ),
     "create_room": (
         Field("game", str, max_len=40),
         Field("options", dict, required=False),

@@ -7,7 +7,6 @@ import hmac
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from typing import Any
 
 import msgpack
@@ -15,10 +14,10 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
-from server import expiry
 from server.clock import limits_for
 from server.health import Health
 from server.identity import Names
+from server.listing import Rooms
 from server.quota import Quota
 from server.room import Room, commitment
 from server.store import RoomRecord, Store
@@ -49,7 +48,7 @@ class Lobby:
     def __init__(self, store: Store, health: Health | None = None) -> None:
         self.store = store
         self.health = health
-        self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self.rooms = Rooms()
         self.quota = Quota()
         self.names = Names(store.redis)
 
@@ -59,10 +58,10 @@ class Lobby:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room!r}")
         return found
 
-    def listing(self, game: str | None = None) -> list[dict[str, Any]]:
-        now = time.time()
-        return [r.summary() for r in self.rooms.values()
-                if (game is None or r.game.name == game) and expiry.listed(r, now)]
+    def listing(self, game: str | None = None, status: str | None = None, cursor: str | None = None,
+                limit: int | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the listed rooms (oldest first) and the cursor of the next one (see server/listing.py)."""
+        return self.rooms.page(game, status, cursor, limit)
 
     async def find(self, room_id: str) -> Room:
         """A room in memory, else a finished one loaded from Redis; ``room_closed`` for a cancelled or expired one."""

@@ -134,7 +134,7 @@ class Session:
                 except ProtocolError:  # cancelled, expired, or gone from the store
                     continue
                 if self.conn.player in room.owners:
-                    rooms.append({**room.summary(), "seat": room.owners.index(self.conn.player)})
+                    rooms.append({**self.lobby.rooms.summary(room), "seat": room.owners.index(self.conn.player)})
         self.reply(re, "rooms", rooms=rooms)
 
     async def on_resign(self, m: dict[str, Any], re: int) -> None:
@@ -152,15 +152,16 @@ class Session:
         await room.abort(self.conn, m["token"], re)
 
     async def on_list_rooms(self, m: dict[str, Any], re: int) -> None:
-        self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
+        rooms, after = self.lobby.listing(m.get("game"), m.get("status"), m.get("cursor"), m.get("limit"))
+        self.reply(re, "rooms", rooms=rooms, next=after)
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
-        self.lobby.quota.check(self.address, self.lobby.rooms)
+        self.lobby.quota.check(self.address, self.lobby.rooms, self.conn.player or "")
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
                                        clock=m.get("clock"), spectator_chat=spectator_chat,
                                        player=(self.conn.player or "") if m.get("sit", True) else "")
-        self.lobby.quota.record(self.address, room.id)
+        self.lobby.quota.record(self.address, room.id, self.conn.player or "")
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
             await self.sit(room.id, None, re)

@@ -105,6 +105,8 @@ class LobbyScreen(Screen[None]):
     ]
 
     rooms: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
+    more = False
+    """The server lists more rooms than the first page shown."""
     held: reactive[frozenset[str]] = reactive(frozenset())
     notice: reactive[str] = reactive("")
     follow: str | None = None
@@ -165,7 +167,7 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(current))
         hint = self.query_one("#hint", Static)
         if self.rooms:
-            hint.update(ROOM_KEYS)
+            hint.update(f"{ROOM_KEYS} · more…" if self.more else ROOM_KEYS)
         else:
             hint.update("No rooms yet: c creates one · g game · r refresh")
 
