@@ -81,7 +81,7 @@ class Lobby:
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
-                     clock: Any = None, spectator_chat: str = "all", player: str = "") -> Room:
+                     clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
@@ -128,7 +128,10 @@ class Lobby:
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
             )
-            if await self.store.create(record):
+            made = await self.store.create(record, request)
+            if made and made != room_id:  # the same keyed request, served meanwhile
+                return await self.find(made)
+            if made:
                 room = Room(record, game, state, self.store)
                 self.rooms[room_id] = room
                 self._evict()

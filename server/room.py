@@ -127,7 +127,7 @@ class Room:
                 return seat
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
 
-    async def claim(self, seat: Seat | None, name: str = "", player: str = "") -> tuple[Seat, str]:
+    async def claim(self, seat: Seat | None, name: str = "", player: str = "", request: str = "") -> tuple[Seat, str]:
         """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
         async with self.lock:
             if self.closed:
@@ -149,7 +149,7 @@ class Room:
             clock.drain(now)
             clock.sync(self.game, self.state, filled, now)
             blob = msgpack.packb(clock.data()) if filled else b""
-            if not await self.store.claim(self.id, seat, digest, name, player, blob):
+            if not await self.store.claim(self.id, seat, digest, name, player, blob, request):
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
             self.names[seat] = name
