@@ -8,6 +8,7 @@ import redis
 
 from client import Client
 from client.connection import Seat
+from client.verify import verify
 from server.lobby import today
 from server.reveal import seed_fields
 from tests.server.players import keyed, pushed
@@ -42,6 +43,8 @@ async def test_a_daily_seed_is_withheld_until_its_day_ends(server_url: str, redi
         assert over["seed"] is None and over["reveal_after"] == tomorrow()
         record = (await player.request("export", room=seat.room))["record"]
         assert record["seed"] is None and record["reveal_after"] == tomorrow()
+        verdict = verify(record)
+        assert not verdict.ok and "after its day ends" in verdict.message
         # a late spectator is not told it either
         async with await Client.connect(server_url) as late:
             await late.spectate(seat.room)
@@ -52,6 +55,7 @@ async def test_a_daily_seed_is_withheld_until_its_day_ends(server_url: str, redi
         record = (await player.request("export", room=seat.room))["record"]
         stored = int(redis.Redis.from_url(redis_url).hget(f"cardroom:match:{seat.room}", "seed") or 0)
         assert record["seed"] == stored and "reveal_after" not in record
+        assert verify(record).ok
 
 
 def test_the_seed_is_told_from_the_first_second_of_the_next_day() -> None:
