@@ -62,6 +62,7 @@ async def run(
             loop.add_signal_handler(sig, stop.set)
 
     admission = Admission(per_address)
+    accepted = exposure.origins(origins)
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/health":
@@ -72,6 +73,8 @@ async def run(
             response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
             response.headers["Content-Type"] = CONTENT_TYPE_LATEST
             return response
+        if exposure.foreign(request.headers.get("Origin"), accepted):
+            metrics.REFUSED.labels("origin").inc()  # websockets answers 403 right after this hook
         return admission.check(connection, request)
 
     async def handler(ws: ServerConnection) -> None:
@@ -85,7 +88,7 @@ async def run(
 
     # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
     async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None,
-                     origins=exposure.origins(origins)) as server:
+                     origins=accepted) as server:
         sock = next(iter(server.sockets))
         bound = sock.getsockname()[:2]
         log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s)", bound[0], bound[1], restored, redis_url)

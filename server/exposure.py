@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from websockets.typing import Origin
 
-__all__ = ["PlainRefused", "allow_plain_default", "check_bind", "loopback", "origins", "origins_default"]
+__all__ = ["PlainRefused", "allow_plain_default", "check_bind", "foreign", "loopback", "origins", "origins_default"]
 
 
 class PlainRefused(Exception):
@@ -30,6 +30,11 @@ def origins(allowed: Iterable[str]) -> Sequence[Origin | None]:
     and each allowed origin; any other ``Origin`` (a page of another site: cross-site websocket hijacking)
     is refused with 403 before the handshake completes."""
     return [None, *(Origin(origin.rstrip("/")) for origin in allowed)]
+
+
+def foreign(origin: str | None, accepted: Sequence[Origin | None]) -> bool:
+    """Whether a handshake's ``Origin`` header is one the server refuses."""
+    return origin not in accepted
 
 
 def loopback(host: str) -> bool:

@@ -6,7 +6,6 @@ for its score) of every room: a room's summary is rebuilt only when something it
 from __future__ import annotations
 
 import bisect
-import os
 import time
 from typing import Any
 
@@ -18,7 +17,7 @@ __all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "STATUSES", "Rooms"]
 
 DEFAULT_LIMIT = 50
 """Rooms in a ``rooms`` page when ``list_rooms`` names no ``limit``."""
-MAX_LIMIT = int(os.environ.get("CARDROOM_LIST_LIMIT", "200"))
+MAX_LIMIT = 200
 """The largest ``limit`` a ``list_rooms`` may ask for."""
 STATUSES = frozenset({"waiting", "playing", "over"})
 

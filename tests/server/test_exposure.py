@@ -10,6 +10,7 @@ from websockets.exceptions import InvalidStatus
 
 from client import Client
 from protocol import PROTOCOL_VERSION, decode_any, encode
+from server import metrics
 from server.app import run
 from server.cli import main
 from server.exposure import PlainRefused, loopback
@@ -29,9 +30,11 @@ async def greeted(url: str, origin: str | None) -> bool:
 
 
 async def test_by_default_only_clients_without_an_origin_are_accepted(server_url: str) -> None:
+    refused = metrics.REFUSED.labels("origin")._value.get()
     assert await greeted(server_url, None)
     assert not await greeted(server_url, "https://evil.example")
     assert not await greeted(server_url, "null")
+    assert metrics.REFUSED.labels("origin")._value.get() == refused + 2  # counted in the metrics
     async with await Client.connect(server_url) as client:  # the project's own client sends none
         assert await client.list_rooms() == []
 
