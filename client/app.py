@@ -171,6 +171,7 @@ class CardroomApp(App[None]):
     def _rooms_listed(self, message: RoomsListed) -> None:
         self.rooms = {str(r["room"]): r for r in message.rooms}
         self.lobby.held = frozenset(self.link.seats)
+        self.lobby.more = message.more
         self.lobby.rooms = message.rooms
         for screen in self.match_screens():
             summary = self.rooms.get(screen.room)

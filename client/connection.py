@@ -140,9 +140,15 @@ class Client:
                 future.exception()  # a failure that came as the caller stopped waiting is not logged as unretrieved
 
     async def list_rooms(self, game: str | None = None) -> list[dict[str, Any]]:
-        reply = await (self.request("list_rooms", game=game) if game else self.request("list_rooms"))
-        rooms: list[dict[str, Any]] = reply["rooms"]
+        """The first page of the lobby listing (up to 50 rooms, oldest first)."""
+        rooms: list[dict[str, Any]] = (await self.list_page(game))["rooms"]
         return rooms
+
+    async def list_page(self, game: str | None = None, *, status: str | None = None, cursor: str | None = None,
+                        limit: int | None = None) -> dict[str, Any]:
+        """One page of the lobby listing: the ``rooms`` reply, whose ``next`` (None at the end) asks for the next page."""
+        fields: dict[str, Any] = {"game": game, "status": status, "cursor": cursor, "limit": limit}
+        return await self.request("list_rooms", **{k: v for k, v in fields.items() if v is not None})
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
                      sit: bool = True, daily: bool = False, spectator_chat: str | None = None) -> Seat | str:

@@ -143,7 +143,7 @@ class Link:
             self.watching[message["room"]] = False
             self.post(Spectating(message["room"], message.get("game", "")))
         elif kind == "rooms":
-            self.post(RoomsListed(list(message.get("rooms") or [])))
+            self.post(RoomsListed(list(message.get("rooms") or []), message.get("next") is not None))
         elif kind == "left":
             self.post(Left(message["room"]))
         elif kind == "error":

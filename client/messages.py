@@ -58,9 +58,11 @@ class Disconnected(Message):
 class RoomsListed(Message):
     """The lobby listing (each room as the server summarises it)."""
 
-    def __init__(self, rooms: list[dict[str, Any]]) -> None:
+    def __init__(self, rooms: list[dict[str, Any]], more: bool = False) -> None:
         super().__init__()
         self.rooms = rooms
+        self.more = more
+        """The server has more rooms than this first page."""
 
 
 class SeatGranted(Message):

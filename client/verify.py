@@ -52,6 +52,9 @@ def _verify(record: Mapping[str, Any]) -> Verdict:
     game = registry.get(str(record["game"]))
     if game is None:
         return Verdict(False, f"unknown game {record['game']!r}")
+    if record.get("seed") is None and record.get("reveal_after"):
+        return Verdict(False, f"the seed of this daily room is told after its day ends ({record['reveal_after']}); "
+                              "export and verify it again then")
     seed = int(record["seed"])
     if commitment_of(str(record["room"]), seed) != record["commitment"]:
         return Verdict(False, "the seed does not match the commitment published at creation")

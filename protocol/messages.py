@@ -25,7 +25,12 @@ _TOKEN = Field("token", str, max_len=128)
 
 CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128)),
-    "list_rooms": (Field("game", str, required=False, max_len=40),),
+    "list_rooms": (
+        Field("game", str, required=False, max_len=40),
+        Field("status", str, required=False, max_len=16),
+        Field("cursor", str, required=False, max_len=64),
+        Field("limit", int, required=False),
+    ),
     "create_room": (
         Field("game", str, max_len=40),
         Field("options", dict, required=False),
@@ -34,9 +39,10 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("daily", bool, required=False),
         Field("spectator_chat", str, required=False, max_len=16),
         Field("clock", dict, required=False),
+        Field("request", str, required=False, max_len=64),
     ),
     "scores": (Field("game", str, max_len=40), Field("daily", bool, required=False), Field("limit", int, required=False)),
-    "join": (_ROOM, Field("seat", int, required=False)),
+    "join": (_ROOM, Field("seat", int, required=False), Field("request", str, required=False, max_len=64)),
     "resume": (_ROOM, _TOKEN),
     "spectate": (_ROOM,),
     "leave": (_ROOM,),

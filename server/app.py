@@ -6,6 +6,7 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Sequence
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
-from server import logs, metrics
+from server import exposure, logs, metrics
 from server.admission import PER_ADDRESS, Admission
 from server.clock import heartbeat
 from server.expiry import Sweeper
@@ -40,8 +41,12 @@ async def run(
     ready: asyncio.Future[tuple[str, int]] | None = None,
     stop: asyncio.Event | None = None,
     per_address: int = PER_ADDRESS,
+    origins: Sequence[str] = (),
+    allow_plain: bool = False,
 ) -> None:
-    """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first."""
+    """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first; websockets from
+    web pages only of ``origins``; plain ws:// beyond loopback only with ``allow_plain``."""
+    exposure.check_bind(host, allow_plain)
     store = Store(redis_url)
     await wait_for_store(store)
     health = Health(store)
@@ -57,6 +62,7 @@ async def run(
             loop.add_signal_handler(sig, stop.set)
 
     admission = Admission(per_address)
+    accepted = exposure.origins(origins)
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/health":
@@ -67,6 +73,8 @@ async def run(
             response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
             response.headers["Content-Type"] = CONTENT_TYPE_LATEST
             return response
+        if exposure.foreign(request.headers.get("Origin"), accepted):
+            metrics.REFUSED.labels("origin").inc()  # websockets answers 403 right after this hook
         return admission.check(connection, request)
 
     async def handler(ws: ServerConnection) -> None:
@@ -79,7 +87,8 @@ async def run(
             admission.leave(peer)
 
     # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
-    async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None) as server:
+    async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None,
+                     origins=accepted) as server:
         sock = next(iter(server.sockets))
         bound = sock.getsockname()[:2]
         log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s)", bound[0], bound[1], restored, redis_url)
@@ -95,8 +104,10 @@ async def run(
     await store.close()
 
 
-def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS) -> None:
+def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS,
+                  origins: Sequence[str] = (), allow_plain: bool = False) -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
+    exposure.check_bind(host, allow_plain)
     logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
     embedded: RedisProcess | None = None
     if redis_url is None:
@@ -104,7 +115,8 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
         redis_url = embedded.url
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     try:
-        _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address))
+        _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address, origins=origins,
+                      allow_plain=allow_plain))
     finally:
         if embedded is not None:
             embedded.stop()

@@ -21,6 +21,12 @@ def main(argv: list[str] | None = None) -> int:
                        help="where the embedded Redis keeps its append-only file (env CARDROOM_DATA_DIR)")
     serve.add_argument("--max-per-address", type=int, default=int(os.environ.get("CARDROOM_MAX_PER_ADDRESS", "64")),
                        help="open connections one IP address may hold (env CARDROOM_MAX_PER_ADDRESS)")
+    serve.add_argument("--origin", action="append", dest="origins", metavar="URL",
+                       help="a web origin (https://cards.example) whose pages may connect, repeatable; connections "
+                            "without an Origin header (not from a browser) are always accepted (env CARDROOM_ORIGINS)")
+    serve.add_argument("--allow-plain", action="store_true", default=None,
+                       help="serve plain ws:// on a non-loopback address: TLS is terminated by a reverse proxy in "
+                            "front (env CARDROOM_ALLOW_PLAIN=1)")
 
     play = sub.add_parser("play", help="play or spectate in the terminal")
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
@@ -71,9 +77,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "serve":
         from server.app import serve_forever
+        from server.exposure import PlainRefused, allow_plain_default, origins_default
 
-        serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
-                      per_address=args.max_per_address)
+        try:
+            serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
+                          per_address=args.max_per_address,
+                          origins=args.origins if args.origins is not None else origins_default(),
+                          allow_plain=args.allow_plain if args.allow_plain is not None else allow_plain_default())
+        except PlainRefused as exc:
+            print(exc, file=sys.stderr)
+            return 2
         return 0
     from client.app import CardroomApp
 

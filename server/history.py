@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.interface import Event, Seat, redact_all
 from protocol import encode
+from server.reveal import seed_fields
 
 if TYPE_CHECKING:
     from server.room import Room
@@ -75,5 +76,6 @@ def over_frame(room: Room) -> bytes | None:
     if outcome is None:
         return None
     return encode({
-        "t": "match_over", "room": room.id, "outcome": outcome.data(), "seed": room.seed, "commitment": room.commitment,
+        "t": "match_over", "room": room.id, "outcome": outcome.data(), **seed_fields(room.seed, room.daily),
+        "commitment": room.commitment,
     })

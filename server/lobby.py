@@ -7,7 +7,6 @@ import hmac
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from typing import Any
 
 import msgpack
@@ -15,10 +14,10 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
-from server import expiry
 from server.clock import limits_for
 from server.health import Health
 from server.identity import Names
+from server.listing import Rooms
 from server.quota import Quota
 from server.room import Room, commitment
 from server.store import RoomRecord, Store
@@ -49,7 +48,7 @@ class Lobby:
     def __init__(self, store: Store, health: Health | None = None) -> None:
         self.store = store
         self.health = health
-        self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self.rooms = Rooms()
         self.quota = Quota()
         self.names = Names(store.redis)
 
@@ -59,10 +58,10 @@ class Lobby:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room!r}")
         return found
 
-    def listing(self, game: str | None = None) -> list[dict[str, Any]]:
-        now = time.time()
-        return [r.summary() for r in self.rooms.values()
-                if (game is None or r.game.name == game) and expiry.listed(r, now)]
+    def listing(self, game: str | None = None, status: str | None = None, cursor: str | None = None,
+                limit: int | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the listed rooms (oldest first) and the cursor of the next one (see server/listing.py)."""
+        return self.rooms.page(game, status, cursor, limit)
 
     async def find(self, room_id: str) -> Room:
         """A room in memory, else a finished one loaded from Redis; ``room_closed`` for a cancelled or expired one."""
@@ -82,12 +81,13 @@ class Lobby:
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
-                     clock: Any = None, spectator_chat: str = "all") -> Room:
+                     clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
-        a daily room (default options, the day's seed) in that day's table; a room with a
-        chosen seed or scenario options is not ranked.
+        a daily room (default options, the day's seed) in that day's table when it is ``player``'s
+        first of the game that day (a guest's, ``player`` "", and any later one are practice); a room
+        with a chosen seed or scenario options is not ranked.
         """
         game = registry.get(game_name)
         if game is None:
@@ -106,10 +106,12 @@ class Lobby:
             scenario = game.scenario(options)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
-        table = ""
+        table = day = ""
         if daily:
             day = today()
-            seed, table = daily_seed(await self.store.daily_secret(), game.name, day), f"daily:{day}"
+            seed = daily_seed(await self.store.daily_secret(), game.name, day)
+            if player and seats == 1 and await self.store.first_daily(player, game.name, day):
+                table = f"daily:{day}"
         elif seed is None:
             seed = secrets.randbits(63)
             table = "" if scenario else "all"
@@ -124,9 +126,12 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
-                table=table, spectator_chat=spectator_chat, limits=limits.data(),
+                table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
             )
-            if await self.store.create(record):
+            made = await self.store.create(record, request)
+            if made and made != room_id:  # the same keyed request, served meanwhile
+                return await self.find(made)
+            if made:
                 room = Room(record, game, state, self.store)
                 self.rooms[room_id] = room
                 self._evict()

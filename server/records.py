@@ -1,7 +1,8 @@
 """Match records: everything needed to check a finished match with the pure engine (``cardroom verify``).
 
 Read from the record written when the match ended (``cardroom:match:{id}``, kept 30 days);
-a match still running has none, and is refused, since the record reveals the seed.
+a match still running has none, and is refused, since the record reveals the seed; a daily room's
+record withholds its seed (``seed`` null, ``reveal_after``) until its day has ended.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from protocol import ErrorCode, ProtocolError
 from server.lobby import Lobby
+from server.reveal import seed_fields
 
 __all__ = ["match_record"]
 
@@ -25,7 +27,7 @@ async def match_record(lobby: Lobby, room_id: str) -> dict[str, Any]:
         "room": room_id,
         "game": stored["game"],
         "options": stored["options"],
-        "seed": int(stored["seed"]),
+        **seed_fields(int(stored["seed"]), stored.get("daily", "")),
         "commitment": stored["commitment"],
         "created": float(stored["created"]),
         "ended": float(stored["ended"]),

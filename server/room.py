@@ -18,6 +18,7 @@ from server import clock as clocks
 from server import metrics
 from server.connection import Connection
 from server.history import History
+from server.reveal import seed_fields
 from server.store import RoomRecord, Store
 
 __all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token", "state_digest"]
@@ -60,6 +61,7 @@ class Room:
         self.seats: list[str | None] = list(record.seats)
         self.names: list[str] = list(record.names) + [""] * (len(record.seats) - len(record.names))
         self.table = record.table
+        self.daily = record.daily
         self.state = state
         self.store = store
         self.watchers: dict[Connection, Seat | None] = {}
@@ -110,6 +112,7 @@ class Room:
             "version": self.version,
             "scenario": self.game.scenario(self.options),
             "ranked": self.table,
+            "daily": self.daily,
             "players": list(self.names),
             "score": self.game.view(self.state, None).get("score"),
             "commitment": self.commitment,
@@ -124,7 +127,7 @@ class Room:
                 return seat
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
 
-    async def claim(self, seat: Seat | None, name: str = "", player: str = "") -> tuple[Seat, str]:
+    async def claim(self, seat: Seat | None, name: str = "", player: str = "", request: str = "") -> tuple[Seat, str]:
         """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
         async with self.lock:
             if self.closed:
@@ -146,7 +149,7 @@ class Room:
             clock.drain(now)
             clock.sync(self.game, self.state, filled, now)
             blob = msgpack.packb(clock.data()) if filled else b""
-            if not await self.store.claim(self.id, seat, digest, name, player, blob):
+            if not await self.store.claim(self.id, seat, digest, name, player, blob, request):
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
             self.names[seat] = name
@@ -418,7 +421,7 @@ class Room:
             over = encode({
                 "t": "match_over", "room": self.id,
                 "outcome": outcome.data(),
-                "seed": self.seed, "commitment": self.commitment,
+                **seed_fields(self.seed, self.daily), "commitment": self.commitment,
             })
         for conn, seat in list(self.watchers.items()):
             if conn is decider:

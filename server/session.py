@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from typing import Any
 
@@ -12,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admission, chat, expiry, metrics, rematch
+from server import admission, chat, expiry, metrics, rematch, retries
 from server.connection import Connection
 from server.history import over_frame
 from server.identity import identify
@@ -40,6 +41,8 @@ class Session:
         self.tokens = BURST
         self.stamp = time.monotonic()
         self.chat = chat.Limiter()
+        self.scope = "conn:" + secrets.token_hex(8)
+        """Whose ``request`` keys this connection's are: its own until ``hello`` names a player."""
 
     def allow(self) -> bool:
         """A token bucket: RATE messages a second on average, BURST at once."""
@@ -117,6 +120,8 @@ class Session:
         self.conn.greeted = True
         self.conn.name = who.name
         self.conn.player = who.player
+        if who.player:
+            self.scope = "player:" + who.player
         self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE,
                    player=who.player, name=who.name)
 
@@ -134,7 +139,7 @@ class Session:
                 except ProtocolError:  # cancelled, expired, or gone from the store
                     continue
                 if self.conn.player in room.owners:
-                    rooms.append({**room.summary(), "seat": room.owners.index(self.conn.player)})
+                    rooms.append({**self.lobby.rooms.summary(room), "seat": room.owners.index(self.conn.player)})
         self.reply(re, "rooms", rooms=rooms)
 
     async def seated(self, m: dict[str, Any]) -> Room:
@@ -152,27 +157,54 @@ class Session:
         await (await self.seated(m)).abort(self.conn, m["token"], re)
 
     async def on_list_rooms(self, m: dict[str, Any], re: int) -> None:
-        self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
+        rooms, after = self.lobby.listing(m.get("game"), m.get("status"), m.get("cursor"), m.get("limit"))
+        self.reply(re, "rooms", rooms=rooms, next=after)
 
     async def on_create_room(self, m: dict[str, Any], re: int) -> None:
-        self.lobby.quota.check(self.address, self.lobby.rooms)
+        request = retries.key("create", self.scope, m.get("request"))
+        prior = await self.lobby.store.requested(request) if request else None
+        if prior is not None:  # a retry: the room it made (and the seat taken in it)
+            room = await self.lobby.find(prior)
+            self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
+            if m.get("sit", True):
+                await self.sit(room.id, None, re, again=True)
+            return
+        self.lobby.quota.check(self.address, self.lobby.rooms, self.conn.player or "")
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
-                                       clock=m.get("clock"), spectator_chat=spectator_chat)
-        self.lobby.quota.record(self.address, room.id)
-        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
+                                       clock=m.get("clock"), spectator_chat=spectator_chat,
+                                       player=(self.conn.player or "") if m.get("sit", True) else "", request=request)
+        self.lobby.quota.record(self.address, room.id, self.conn.player or "")
+        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
-            await self.sit(room.id, None, re)
+            await self.sit(room.id, None, re, again=bool(request))
 
     async def on_join(self, m: dict[str, Any], re: int) -> None:
-        await self.sit(m["room"], m.get("seat"), re)
+        request = retries.key("join", self.scope, m.get("request"))
+        prior = await self.lobby.store.requested(request) if request else None
+        if prior is not None:  # a retry: the seat it took
+            room_id, _, seat = prior.rpartition(":")
+            if room_id != m["room"]:
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"join: request key {m['request']!r} was used to join room "
+                                                         f"{room_id}, not {m['room']}; use a new key")
+            await self.sit(room_id, int(seat), re, again=True)
+            return
+        await self.sit(m["room"], m.get("seat"), re, request)
 
-    async def sit(self, room_id: str, seat: int | None, re: int) -> None:
+    async def sit(self, room_id: str, seat: int | None, re: int, request: str = "", again: bool = False) -> None:
+        """Claim a seat (``request``: remembered under that key); ``again``, a retried request: the seat this
+        player (or connection) holds already, under a new token, else a new one."""
         room = await self.lobby.find(room_id)
         if room.over:  # nothing to sit in: the late comer watches the result
             await self.enter(room, None, re, "spectating", commitment=room.commitment)
             return
-        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "")
+        held = retries.held_seat(room, self.conn, self.conn.player or "", seat) if again else None
+        if held is not None:
+            token = await retries.reissue(room, held)
+            log.info("seat granted again", extra={"room": room.id, "seat": held, "conn": self.conn.id, "re": re})
+            await self.enter(room, held, re, "seat_granted", seat=held, token=token)
+            return
+        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "", request)
         log.info("seat granted", extra={"room": room.id, "seat": seat, "conn": self.conn.id, "re": re})
         await self.enter(room, seat, re, "seat_granted", seat=seat, token=token)
 

@@ -33,6 +33,8 @@ OPEN = PREFIX + "open"
 DAILY_SECRET = PREFIX + "secret:daily"
 LIVE_TTL = 24 * 3600
 """Seconds a finished room's live keys stay in Redis (resume, spectate and rematch it meanwhile)."""
+REQUEST_TTL = 600
+"""Seconds a keyed ``create_room`` or ``join`` is remembered: a retry within them gets the same room and seat."""
 RECORD_TTL = 30 * 24 * 3600
 """Seconds a finished match's record (for replays) stays in Redis."""
 
@@ -86,6 +88,30 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('SET', KEYS[3], ARGV[10], 'EX', ARGV[9]) end
+return 1
+"""
+
+# A new room: its hash and the open set (and, for a keyed request, the request's room, kept a while):
+# one atomic step. A request already served answers the room it made. KEYS: room, open, request;
+# ARGV: request ttl ('' for none), room id, then the room's fields and values. Returns 1, 0 (id taken) or
+# the id of the room the request made before.
+_CREATE = """
+if ARGV[1] ~= '' then
+  local prior = redis.call('GET', KEYS[3])
+  if prior then return prior end
+end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('SADD', KEYS[2], ARGV[2])
+if ARGV[1] ~= '' then redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[1]) end
+return 1
+"""
+
+# A seat's token replaced, if it is still the one expected (a retried request given its seat again).
+_REISSUE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 """
 
@@ -124,6 +150,8 @@ class RoomRecord:
     """The room's clock setting (``move``, ``bank``, ``increment``); None for rooms stored before clocks."""
     clock: dict[str, Any] | None = None
     """The clock as last stored (see server/clock.py); None until the room first filled."""
+    daily: str = ""
+    """The day (``YYYY-MM-DD``, UTC) of a daily room, ranked or practice: its seed is told once that day has ended."""
 
 
 def _key(room: str) -> str:
@@ -139,6 +167,10 @@ def _archive_keys(room: str) -> list[str]:
     return [key, key + ":log", key + ":chat", _match(room), _match(room) + ":log"]
 
 
+def _request(request: str) -> str:
+    return f"{PREFIX}request:{request}"
+
+
 def _scores(table: str) -> str:
     return f"{PREFIX}scores:{table}"
 
@@ -152,6 +184,8 @@ class Store:
         self._commit = self.redis.register_script(_COMMIT)
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
+        self._create = self.redis.register_script(_CREATE)
+        self._reissue = self.redis.register_script(_REISSUE)
 
     async def ping(self) -> None:
         try:
@@ -162,12 +196,13 @@ class Store:
     async def close(self) -> None:
         await self.redis.aclose()
 
-    async def create(self, record: RoomRecord) -> bool:
-        """Store a new room; False if the id is taken."""
+    async def create(self, record: RoomRecord, request: str = "") -> str:
+        """Store a new room in one atomic step; "" if the id is taken. With a ``request`` key (see
+        server/retries.py), the room is remembered under it for ``REQUEST_TTL`` seconds, and a request
+        already served answers the id of the room it made instead of making another."""
         key = _key(record.room)
-        if not await self.redis.hsetnx(key, "game", record.game):
-            return False
         fields: dict[str | bytes, str | bytes | int | float] = {
+            "game": record.game,
             "options": msgpack.packb(record.options),
             "seed": str(record.seed),
             "commitment": record.commitment,
@@ -180,19 +215,34 @@ class Store:
         }
         if record.limits is not None:
             fields["limits"] = msgpack.packb(record.limits)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
-            pipe.sadd(OPEN, record.room)
-            await pipe.execute()
-        return True
+        if record.daily:
+            fields["daily"] = record.daily
+        done = await self._create(
+            keys=[key, OPEN, _request(request) if request else key + ":norequest"],
+            args=[str(REQUEST_TTL) if request else "", record.room, *(x for kv in fields.items() for x in kv)],
+        )
+        if isinstance(done, bytes):
+            return done.decode()
+        return record.room if done else ""
 
-    async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"") -> bool:
-        """Claim a seat for a token hash (with the player's name and id, and the room's clock if it
-        starts now) in one atomic step; False if someone holds it already."""
+    async def requested(self, request: str) -> str | None:
+        """What a keyed request made (a room id, or ``room:seat`` for a join), while it is remembered."""
+        raw = await self.redis.get(_request(request))
+        return raw.decode() if isinstance(raw, bytes) else None
+
+    async def reissue(self, room: str, seat: int, old_hash: str, new_hash: str) -> bool:
+        """Replace a seat's token hash, if it is still ``old_hash``; one atomic step."""
+        return bool(await self._reissue(keys=[_key(room)], args=[f"seat:{seat}", old_hash, new_hash]))
+
+    async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"",
+                    request: str = "") -> bool:
+        """Claim a seat for a token hash (with the player's name and id, the room's clock if it starts now,
+        and ``room:seat`` under a ``request`` key) in one atomic step; False if someone holds it already."""
         key = _key(room)
         done = await self._claim(
-            keys=[key, rooms_key(player) if player else key + ":noplayer"],
-            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock],
+            keys=[key, rooms_key(player) if player else key + ":noplayer", _request(request) if request else key + ":norequest"],
+            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock,
+                  str(REQUEST_TTL) if request else "", f"{room}:{seat}"],
         )
         return bool(done)
 
@@ -293,6 +343,7 @@ class Store:
             owners=tuple(raw.get(f"player:{n}".encode(), b"").decode() for n in range(count)),
             limits=msgpack.unpackb(raw[b"limits"], raw=False) if b"limits" in raw else None,
             clock=msgpack.unpackb(raw[b"clock"], raw=False) if b"clock" in raw else None,
+            daily=raw.get(b"daily", b"").decode(),
         )
 
     async def daily_secret(self) -> bytes:
@@ -301,6 +352,10 @@ class Store:
         secret = await self.redis.get(DAILY_SECRET)
         assert isinstance(secret, bytes)
         return secret
+
+    async def first_daily(self, player: str, game: str, day: str) -> bool:
+        """Whether this is ``player``'s first daily room of ``game`` on ``day`` (marked now, kept two days)."""
+        return bool(await self.redis.set(f"{PREFIX}daily:{game}:{day}:{player}", b"1", nx=True, ex=2 * 24 * 3600))
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
         """The best ``limit`` (member, points) of a game's table, best first."""

@@ -66,6 +66,8 @@ def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]
     ranked = str(room.get("ranked") or "")
     if ranked.startswith("daily:"):
         status += " · daily"
+    elif room.get("daily"):
+        status += " · daily practice"
     elif room.get("scenario"):
         status += " · scenario"
     if room.get("spectators"):
@@ -103,6 +105,8 @@ class LobbyScreen(Screen[None]):
     ]
 
     rooms: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
+    more = False
+    """The server lists more rooms than the first page shown."""
     held: reactive[frozenset[str]] = reactive(frozenset())
     notice: reactive[str] = reactive("")
     follow: str | None = None
@@ -163,7 +167,7 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(current))
         hint = self.query_one("#hint", Static)
         if self.rooms:
-            hint.update(ROOM_KEYS)
+            hint.update(f"{ROOM_KEYS} · more…" if self.more else ROOM_KEYS)
         else:
             hint.update("No rooms yet: c creates one · g game · r refresh")
 

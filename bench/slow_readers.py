@@ -1,0 +1,205 @@
+"""Slow readers: spectators that never read, watching busy rooms. What each costs the server, and whether it is dropped.
+
+    python -m bench.slow_readers --readers 50 --rooms 20 --duration 15
+
+Spawns a real redis-server and a ``cardroom serve`` child on loopback (as ``bench.load --spawn``),
+starts ``--rooms`` Creature Wars matches played by random seats (restarted when they end), then opens
+``--readers`` connections that each say hello and spectate every room, and never read a frame again
+(each also asks for the lobby listing ``--ask`` times a second, as a flooding client would).
+Samples the server's RSS before the readers, while they are open, and after they are gone; reads
+the server's own count of dropped connections (``/metrics``); prints figures only.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import socket
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from bench import check_loopback, percentile, run_main
+from bench.load import spawned
+from client.connection import Client, ClientError, ConnectionLost
+from protocol import PROTOCOL_VERSION, encode
+from server.connection import OUTBOX, OUTBOX_BYTES
+
+__all__ = ["main"]
+
+MB = 1024 * 1024
+RCVBUF = 16 * 1024
+"""The readers' socket receive buffer: without a bound, loopback's kernel buffers would hold megabytes per reader."""
+
+
+def rss(pid: int) -> int:
+    """The process's resident set size in bytes (psutil, else /proc)."""
+    try:
+        import psutil  # type: ignore[import-untyped]
+
+        return int(psutil.Process(pid).memory_info().rss)
+    except ImportError:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def drops(url: str) -> int:
+    """The server's count of connections dropped for not reading (its /metrics)."""
+    page = urllib.request.urlopen(url.replace("ws://", "http://") + "/metrics", timeout=10).read().decode()
+    for line in page.splitlines():
+        if line.startswith("cardroom_outbox_drops_total "):
+            return int(float(line.split()[1]))
+    return 0
+
+
+async def play(url: str, seed: int, stop: asyncio.Event, latencies: list[tuple[float, float]]) -> str:
+    """One room kept busy: two seats deciding at random, a new match when one ends; its first room id."""
+    rng = random.Random(seed)
+    a = await Client.connect(url, name=f"a{seed}")
+    b = await Client.connect(url, name=f"b{seed}")
+    first = ""
+    try:
+        while not stop.is_set():
+            seat_a = await a.create("creature_wars", seed=rng.randrange(2**32))
+            assert not isinstance(seat_a, str)
+            first = first or seat_a.room
+            seat_b = await b.join(seat_a.room)
+            for _ in range(2000):
+                if stop.is_set():
+                    break
+                moved = False
+                for client, seat in ((a, seat_a), (b, seat_b)):
+                    view = client.views.get(seat.room)
+                    if view is None or view["outcome"] is not None or not view["legal"]:
+                        continue
+                    sent = time.monotonic()
+                    await client.decide(seat, rng.choice(view["legal"]))
+                    latencies.append((sent, time.monotonic() - sent))
+                    moved = True
+                    await asyncio.sleep(1 / 30)  # under the server's rate limit
+                if a.views[seat_a.room]["outcome"] is not None:
+                    break
+                if not moved:
+                    await asyncio.sleep(0.02)
+    except (ClientError, ConnectionLost, TimeoutError):
+        pass
+    finally:
+        await a.close()
+        await b.close()
+    return first
+
+
+async def reader(url: str, rooms: list[str]) -> ClientConnection:
+    """A connection that says hello, spectates every room, and then never reads (its library stops reading
+    the socket once one frame is queued; its kernel holds at most ``RCVBUF`` more)."""
+    host, port = check_loopback(url)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)  # a reader far away: little in flight
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, port))
+    ws = await connect(url, sock=sock, max_queue=1, compression=None, open_timeout=10)
+    await ws.send(encode({"t": "hello", "id": 1, "v": PROTOCOL_VERSION}))
+    for n, room in enumerate(rooms, 2):
+        await ws.send(encode({"t": "spectate", "id": n, "room": room}))
+    return ws
+
+
+async def ask(ws: ClientConnection, rate: float, stop: asyncio.Event) -> bool:
+    """Keep asking for the lobby listing (a large reply) without reading it; True once the server closed us."""
+    request = 10_000
+    while not stop.is_set():
+        try:
+            await ws.send(encode({"t": "list_rooms", "id": request, "limit": 200}))
+        except ConnectionClosed:
+            return True
+        request += 1
+        await asyncio.sleep(1 / rate)
+    return False
+
+
+async def sample(pid: int, seconds: float, peaks: list[int]) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        peaks.append(rss(pid))
+        await asyncio.sleep(0.2)
+
+
+async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
+    stop = asyncio.Event()
+    latencies: list[tuple[float, float]] = []
+    players = [asyncio.create_task(play(url, args.seed + n, stop, latencies)) for n in range(args.rooms)]
+    async with await Client.connect(url) as lobby:
+        for _ in range(100):
+            listed = await lobby.list_page(status="playing", limit=200)
+            if len(listed["rooms"]) >= args.rooms:
+                break
+            await asyncio.sleep(0.1)
+        rooms = [r["room"] for r in listed["rooms"]]
+    await asyncio.sleep(2)
+    base: list[int] = []
+    await sample(pid, 2, base)
+    before = max(base)
+    opened = time.monotonic()
+    readers = await asyncio.gather(*(reader(url, rooms) for _ in range(args.readers)))
+    quit_asking = asyncio.Event()
+    asking = [asyncio.create_task(ask(ws, args.ask, quit_asking)) for ws in readers] if args.ask > 0 else []
+    during: list[int] = []
+    await sample(pid, args.duration, during)
+    quit_asking.set()
+    closed_seen = sum(await asyncio.gather(*asking))
+    dropped = drops(url)
+    closed = time.monotonic()
+    async with await Client.connect(url) as lobby:
+        watching = {r["room"]: r["spectators"] for r in (await lobby.list_page(limit=200))["rooms"]}
+    still = sum(watching.get(room, 0) for room in rooms)
+    for ws in readers:
+        ws.transport.abort()
+    await asyncio.sleep(3)
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    after: list[int] = []
+    await sample(pid, 2, after)
+    quiet = sorted(d for t, d in latencies if t < opened)
+    loaded = sorted(d for t, d in latencies if opened <= t < closed)
+    peak = max(during)
+    print(f"slow readers: {args.readers} connections, each spectating {len(rooms)} busy rooms, never reading, "
+          f"for {args.duration:g} s")
+    print(f"  outbox bound     {OUTBOX} frames or {OUTBOX_BYTES / MB:.1f} MiB per connection")
+    print(f"  server RSS       before {before / MB:.1f} MiB, peak during {peak / MB:.1f} MiB, "
+          f"after {max(after) / MB:.1f} MiB")
+    print(f"  per connection   worst case {(peak - before) / max(1, args.readers) / 1024:.0f} KiB "
+          f"(peak RSS growth / readers)")
+    print(f"  dropped          {dropped} of {args.readers} readers (server's cardroom_outbox_drops_total); "
+          f"{still} of {args.readers * len(rooms)} spectator seats still fed at the end"
+          + (f"; {closed_seen} readers saw their connection closed" if asking else ""))
+    for label, values in (("before readers", quiet), ("with readers", loaded)):
+        if values:
+            print(f"  decide latency   {label}: p50 {percentile(values, 50) * 1000:.1f} ms, "
+                  f"p99 {percentile(values, 99) * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms ({len(values)} decisions)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.slow_readers", description=__doc__.splitlines()[0])
+    parser.add_argument("--readers", type=int, default=50, help="connections that never read (default 50)")
+    parser.add_argument("--rooms", type=int, default=20, help="busy rooms each reader spectates (default 20)")
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds the readers stay (default 15)")
+    parser.add_argument("--ask", type=float, default=20.0,
+                        help="list_rooms requests per second each reader also sends, never reading the replies; "
+                             "0: spectate only (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.readers < 1 or args.rooms < 1 or args.duration <= 0:
+        parser.error("need --readers >= 1, --rooms >= 1, --duration > 0")
+    with spawned("everysec") as (url, server_pid, _):
+        run_main(bench(args, url, server_pid))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The lobby listing: live rooms indexed by creation, pages of them, and each room's summary kept until it changes.
+
+A listing request costs the rooms it scans and the summaries it sends, not a summary (and a view,
+for its score) of every room: a room's summary is rebuilt only when something it shows changed.
+"""
+from __future__ import annotations
+
+import bisect
+import time
+from typing import Any
+
+from protocol import ErrorCode, ProtocolError
+from server import expiry
+from server.room import Room
+
+__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "STATUSES", "Rooms"]
+
+DEFAULT_LIMIT = 50
+"""Rooms in a ``rooms`` page when ``list_rooms`` names no ``limit``."""
+MAX_LIMIT = 200
+"""The largest ``limit`` a ``list_rooms`` may ask for."""
+STATUSES = frozenset({"waiting", "playing", "over"})
+
+Stamp = tuple[int, int, int, str, float | None]
+
+
+def _stamp(room: Room) -> Stamp:
+    """What a summary shows that can change: version, seats taken, spectators, status, end."""
+    return (room.version, sum(1 for s in room.seats if s), sum(1 for s in room.watchers.values() if s is None),
+            room.status, room.ended)
+
+
+class Rooms(dict[str, Room]):
+    """Rooms by id (in insertion order, like any dict), plus an index of (created, id) and cached summaries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: list[tuple[float, str]] = []
+        self.cached: dict[str, tuple[Stamp, dict[str, Any]]] = {}
+
+    def __setitem__(self, key: str, room: Room) -> None:
+        old = self.get(key)
+        if old is not None:
+            self._unindex(old)
+        super().__setitem__(key, room)
+        bisect.insort(self.order, (room.created, key))
+
+    def __delitem__(self, key: str) -> None:
+        room = self[key]
+        super().__delitem__(key)
+        self._unindex(room)
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            return default
+        room = self[key]
+        del self[key]
+        return room
+
+    def _unindex(self, room: Room) -> None:
+        self.cached.pop(room.id, None)
+        at = bisect.bisect_left(self.order, (room.created, room.id))
+        if at < len(self.order) and self.order[at] == (room.created, room.id):
+            del self.order[at]
+
+    def summary(self, room: Room) -> dict[str, Any]:
+        """The room's summary, rebuilt only if something it shows changed since it was last built."""
+        stamp = _stamp(room)
+        held = self.cached.get(room.id)
+        if held is not None and held[0] == stamp:
+            return held[1]
+        built = room.summary()
+        if room.id in self:
+            self.cached[room.id] = (stamp, built)
+        return built
+
+    def page(self, game: str | None, status: str | None, cursor: str | None, limit: int | None
+             ) -> tuple[list[dict[str, Any]], str | None]:
+        """Listed rooms after ``cursor`` in creation order (oldest first), at most ``limit``; and the cursor
+        of the next page (None when this one reaches the end)."""
+        if status is not None and status not in STATUSES:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"list_rooms: field 'status' must be one of {', '.join(sorted(STATUSES))}")
+        limit = DEFAULT_LIMIT if limit is None else limit
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"list_rooms: field 'limit' must be from 1 to {MAX_LIMIT}")
+        start = 0 if cursor is None else bisect.bisect_right(self.order, _parse(cursor))
+        now = time.time()
+
+        def accept(r: Room) -> bool:
+            return (game is None or r.game.name == game) and (status is None or r.status == status) and expiry.listed(r, now)
+
+        out: list[dict[str, Any]] = []
+        for at in range(start, len(self.order)):
+            created, rid = self.order[at]
+            room = self[rid]
+            if not accept(room):
+                continue
+            out.append(self.summary(room))
+            if len(out) == limit:
+                more = any(accept(self[r]) for _, r in self.order[at + 1:])
+                return out, (f"{created!r}/{rid}" if more else None)
+        return out, None
+
+
+def _parse(cursor: str) -> tuple[float, str]:
+    """A cursor (``next`` of a ``rooms`` page) back into its index key."""
+    created, _, rid = cursor.rpartition("/")
+    try:
+        return float(created), rid
+    except ValueError:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "list_rooms: field 'cursor' must be a 'next' from a 'rooms' reply") from None

@@ -1,0 +1,98 @@
+"""Honest daily challenges: the day's seed is told only once the day has ended, and each player has one ranked attempt."""
+from __future__ import annotations
+
+import datetime
+import random
+
+import redis
+
+from client import Client
+from client.connection import Seat
+from client.verify import verify
+from server.lobby import today
+from server.reveal import seed_fields
+from tests.server.players import keyed, pushed
+
+KEY = "daily-player-secret-key-0001"
+
+
+async def play_out(client: Client, seat: Seat, seed: int, bound: int = 600) -> dict[str, object]:
+    """Random legal moves until the solitaire ends; the final view."""
+    rng = random.Random(seed)
+    for _ in range(bound):
+        view = client.views[seat.room]
+        if view["outcome"] is not None:
+            return view
+        safe = [d for d in view["legal"] if not d.get("loses")] or view["legal"]
+        await client.decide(seat, rng.choice(safe))
+    raise AssertionError("the game did not end within the bound")
+
+
+def tomorrow() -> str:
+    day = datetime.date.fromisoformat(today()) + datetime.timedelta(days=1)
+    return f"{day.isoformat()}T00:00:00Z"
+
+
+async def test_a_daily_seed_is_withheld_until_its_day_ends(server_url: str, redis_url: str) -> None:
+    player, _ = await keyed(server_url, "dana", KEY)
+    async with player:
+        seat = await player.create("fairy_tableau", daily=True)
+        assert isinstance(seat, Seat)
+        await play_out(player, seat, seed=1)
+        over = await pushed(player, "match_over", room=seat.room)
+        assert over["seed"] is None and over["reveal_after"] == tomorrow()
+        record = (await player.request("export", room=seat.room))["record"]
+        assert record["seed"] is None and record["reveal_after"] == tomorrow()
+        verdict = verify(record)
+        assert not verdict.ok and "after its day ends" in verdict.message
+        # a late spectator is not told it either
+        async with await Client.connect(server_url) as late:
+            await late.spectate(seat.room)
+            again = await pushed(late, "match_over", room=seat.room)
+            assert again["seed"] is None and again["reveal_after"] == tomorrow()
+        # once the day is over (here: the archived record says it was yesterday's), the seed is told
+        redis.Redis.from_url(redis_url).hset(f"cardroom:match:{seat.room}", "daily", "2000-01-01")
+        record = (await player.request("export", room=seat.room))["record"]
+        stored = int(redis.Redis.from_url(redis_url).hget(f"cardroom:match:{seat.room}", "seed") or 0)
+        assert record["seed"] == stored and "reveal_after" not in record
+        assert verify(record).ok
+
+
+def test_the_seed_is_told_from_the_first_second_of_the_next_day() -> None:
+    end = datetime.datetime(2026, 11, 25, tzinfo=datetime.UTC).timestamp()
+    assert seed_fields(7, "2026-11-24", end - 1) == {"seed": None, "reveal_after": "2026-11-25T00:00:00Z"}
+    assert seed_fields(7, "2026-11-24", end) == {"seed": 7}
+    assert seed_fields(7, "", end - 1) == {"seed": 7}
+
+
+async def test_one_ranked_daily_attempt_per_player(server_url: str) -> None:
+    player, _ = await keyed(server_url, "erin", KEY)
+    async with player:
+        first = await player.request("create_room", game="queens_challenge", daily=True)
+        assert first["ranked"] == f"daily:{today()}"
+        second = await player.request("create_room", game="queens_challenge", daily=True)
+        assert second["ranked"] == ""
+        # another game's daily is a first attempt of its own
+        other = await player.request("create_room", game="fairy_tableau", daily=True)
+        assert other["ranked"] == f"daily:{today()}"
+        rooms = {r["room"]: r for r in await player.list_rooms()}
+        assert rooms[first["room"]]["ranked"] == f"daily:{today()}"
+        assert rooms[second["room"]]["ranked"] == "" and rooms[second["room"]]["daily"] == today()
+    # the same key on another connection is the same player: still practice
+    again, _ = await keyed(server_url, "erin", KEY)
+    async with again:
+        seat = await again.create("queens_challenge", daily=True)
+        assert isinstance(seat, Seat)
+        await play_out(again, seat, seed=3)
+        table = await again.request("scores", game="queens_challenge", daily=True)
+        assert table["entries"] == []
+
+
+async def test_a_guest_plays_the_daily_deal_unranked(server_url: str) -> None:
+    async with await Client.connect(server_url, name="guesty") as guest:
+        seat = await guest.create("fairy_tableau", daily=True)
+        assert isinstance(seat, Seat)
+        rooms = {r["room"]: r for r in await guest.list_rooms()}
+        assert rooms[seat.room]["ranked"] == "" and rooms[seat.room]["daily"] == today()
+        await play_out(guest, seat, seed=2)
+        assert (await guest.request("scores", game="fairy_tableau", daily=True))["entries"] == []
