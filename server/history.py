@@ -52,6 +52,9 @@ class History:
         async with room.lock:
             if self.done():
                 return
+            if room.seed is None:  # not dealt yet: nothing has happened
+                self.complete = True
+                return
             self.complete = True
             target = room.version
             try:
@@ -74,6 +77,4 @@ def over_frame(room: Room) -> bytes | None:
     outcome = room.game.outcome(room.state)
     if outcome is None:
         return None
-    return encode({
-        "t": "match_over", "room": room.id, "outcome": outcome.data(), "seed": room.seed, "commitment": room.commitment,
-    })
+    return encode({"t": "match_over", "room": room.id, "outcome": outcome.data(), **room.reveal()})

@@ -15,12 +15,12 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
-from server import expiry
+from server import expiry, seeding
 from server.clock import limits_for
 from server.health import Health
 from server.identity import Names
 from server.quota import Quota
-from server.room import Room, commitment
+from server.room import Room
 from server.store import RoomRecord, Store
 
 __all__ = ["Lobby"]
@@ -88,6 +88,10 @@ class Lobby:
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
         a daily room (default options, the day's seed) in that day's table; a room with a
         chosen seed or scenario options is not ranked.
+
+        Without a chosen seed and outside the daily table, the deal is not set up here: the
+        room commits to the server's salted secret and deals once every seat has sent its
+        nonce (server/seeding.py); until then it holds a placeholder state nobody is shown.
         """
         game = registry.get(game_name)
         if game is None:
@@ -107,24 +111,29 @@ class Lobby:
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
         table = ""
+        how = seeding.FIXED
         if daily:
             day = today()
             seed, table = daily_seed(await self.store.daily_secret(), game.name, day), f"daily:{day}"
         elif seed is None:
-            seed = secrets.randbits(63)
+            how = seeding.PLAYERS
             table = "" if scenario else "all"
         if seats != 1:
             table = ""
+        server_seed = secrets.randbits(63) if seed is None else seed
+        salt = seeding.new_salt()
         try:
-            state = game.setup(options, seed)
+            state = game.setup(options, seeding.PLACEHOLDER_SEED if seed is None else seed)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
         for _ in range(8):
             room_id = secrets.token_hex(3)
             record = RoomRecord(
-                room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
+                room=room_id, game=game.name, options=options, seed=seed,
+                commitment=seeding.commitment(room_id, server_seed, salt),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
                 table=table, spectator_chat=spectator_chat, limits=limits.data(),
+                server_seed=server_seed, salt=salt, seeding=how,
             )
             if await self.store.create(record):
                 room = Room(record, game, state, self.store)

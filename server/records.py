@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
+from server import seeding
 from server.lobby import Lobby
 
 __all__ = ["match_record"]
@@ -21,7 +22,7 @@ async def match_record(lobby: Lobby, room_id: str) -> dict[str, Any]:
         raise ProtocolError(ErrorCode.MATCH_RUNNING, f"the match in room {room.id} is still running; "
                                                      "its record (and seed) is given once it is over")
     seats = int(stored["seats"])
-    return {
+    record: dict[str, Any] = {
         "room": room_id,
         "game": stored["game"],
         "options": stored["options"],
@@ -33,3 +34,8 @@ async def match_record(lobby: Lobby, room_id: str) -> dict[str, Any]:
         "decisions": stored["log"],
         "outcome": stored["outcome"],
     }
+    if "server_seed" in stored:  # the salted scheme (server/seeding.py); rooms stored before have the seed alone
+        players = stored.get("seeding") == seeding.PLAYERS
+        record.update(server_seed=int(stored["server_seed"]), salt=stored["salt"], seeding=stored["seeding"],
+                      nonces=[stored.get(f"nonce:{n}", "") for n in range(seats)] if players else [])
+    return record

@@ -15,7 +15,7 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server import clock as clocks
-from server import metrics
+from server import metrics, seeding
 from server.connection import Connection
 from server.history import History
 from server.store import RoomRecord, Store
@@ -43,7 +43,8 @@ def state_digest(packed: bytes) -> str:
 
 
 def commitment(room: str, seed: int) -> str:
-    """Published at creation, the seed revealed at the end: the deck was fixed before play."""
+    """The commitment of rooms stored before salts (``sha256("cardroom:" + room + ":" + seed)``); new rooms
+    commit to a salted server secret (server/seeding.py)."""
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
@@ -55,7 +56,12 @@ class Room:
         self.game = game
         self.options = record.options
         self.seed = record.seed
+        """The match seed; None until every seat's nonce is in and the deal is set up."""
         self.commitment = record.commitment
+        self.server_seed = record.server_seed
+        self.salt = record.salt
+        self.seeding = record.seeding
+        self.nonces: list[str] = list(record.nonces) + [""] * (len(record.seats) - len(record.nonces))
         self.created = record.created
         self.seats: list[str | None] = list(record.seats)
         self.names: list[str] = list(record.names) + [""] * (len(record.seats) - len(record.names))
@@ -74,6 +80,8 @@ class Room:
         """Why the room was closed (``cancelled``, ``expired``), once it was."""
         self.rematch_offers: set[Seat] = set()
         """Seats that asked for a rematch of the finished match."""
+        self.rematch_nonces: dict[Seat, str] = {}
+        """The nonce each of those seats sent for the rematch's deal."""
         self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
         """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
         self.owners: list[str] = list(record.owners) + [""] * (len(record.seats) - len(record.owners))
@@ -83,6 +91,11 @@ class Room:
         self.away: dict[Seat, float] = dict.fromkeys(range(len(self.seats)), now)
         """Seats no connection watches, and since when (wall time)."""
         self.abort_offers: set[Seat] = set()
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the deal exists: until then the room holds a placeholder state that is never shown."""
+        return self.seed is not None
 
     @property
     def over(self) -> bool:
@@ -111,7 +124,7 @@ class Room:
             "scenario": self.game.scenario(self.options),
             "ranked": self.table,
             "players": list(self.names),
-            "score": self.game.view(self.state, None).get("score"),
+            "score": self.game.view(self.state, None).get("score") if self.dealt else None,
             "commitment": self.commitment,
             "clock": self.clock.limits.data(),
             "spectator_chat": self.spectator_chat,
@@ -124,8 +137,10 @@ class Room:
                 return seat
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
 
-    async def claim(self, seat: Seat | None, name: str = "", player: str = "") -> tuple[Seat, str]:
-        """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
+    async def claim(self, seat: Seat | None, name: str = "", player: str = "", nonce: str = "") -> tuple[Seat, str]:
+        """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted;
+        the seat contributes ``nonce`` (the server picks one if empty), and the last seat's claim sets up
+        the deal from every seat's nonce, stored in the same step, before anyone is told."""
         async with self.lock:
             if self.closed:
                 raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {self.id} was {self.closed}")
@@ -141,16 +156,26 @@ class Room:
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             filled = all(held is not None or n == seat for n, held in enumerate(self.seats))
+            nonce = seeding.nonce_of(nonce) if self.seeding == seeding.PLAYERS else ""
+            nonces = [nonce if n == seat else held for n, held in enumerate(self.nonces)]
+            state, deal = self.state, None
+            if filled and not self.dealt and self.server_seed is not None:
+                seed = seeding.derive(self.server_seed, self.salt, nonces)
+                state = self.game.setup(self.options, seed)
+                deal = seed, msgpack.packb(self.game.dump(state))
             now = time.time()
             clock = self.clock.copy()
             clock.drain(now)
-            clock.sync(self.game, self.state, filled, now)
+            clock.sync(self.game, state, filled, now)
             blob = msgpack.packb(clock.data()) if filled else b""
-            if not await self.store.claim(self.id, seat, digest, name, player, blob):
+            if not await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal):
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
             self.names[seat] = name
             self.owners[seat] = player
+            self.nonces = nonces
+            if deal is not None:
+                self.seed, self.state = deal[0], state
             self.clock = clock
         self.broadcast((), None, None)
         self.arm()
@@ -205,7 +230,7 @@ class Room:
                    recent: list[dict[str, Any]] | None = None) -> bytes:
         message = {
             "t": "view", "room": self.id, "version": self.version,
-            "view": self.game.view(self.state, seat), "events": events, "re": re,
+            "view": self.game.view(self.state, seat) if self.dealt else None, "events": events, "re": re,
             "clock": self.clock.wire(time.time()),
             "presence": [n not in self.away for n in range(len(self.seats))],
         }
@@ -407,6 +432,15 @@ class Room:
         member = f"{(self.names[0] if self.owners[0] else '') or 'guest'}|{self.id}"
         return f"{self.game.name}:{self.table}", member, outcome.scores[0]
 
+    def reveal(self) -> dict[str, Any]:
+        """What ``match_over`` reveals of the seed: the seed, the commitment and (for rooms with a salted
+        commitment) the server's secret, its salt, each seat's nonce and how the seed was made."""
+        out: dict[str, Any] = {"seed": self.seed, "commitment": self.commitment}
+        if self.server_seed is not None:
+            nonces = list(self.nonces) if self.seeding == seeding.PLAYERS else []
+            out.update(server_seed=self.server_seed, salt=self.salt, nonces=nonces, seeding=self.seeding)
+        return out
+
     def broadcast(self, events: Any, decider: Connection | None, re: int | None) -> None:
         """Each watcher gets its own view and events; frames are built once per seat."""
         frames: dict[Seat | None, bytes] = {}
@@ -415,11 +449,7 @@ class Room:
         outcome = self.game.outcome(self.state)
         over = None
         if outcome is not None and evs:
-            over = encode({
-                "t": "match_over", "room": self.id,
-                "outcome": outcome.data(),
-                "seed": self.seed, "commitment": self.commitment,
-            })
+            over = encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
         for conn, seat in list(self.watchers.items()):
             if conn is decider:
                 frame = self.view_frame(seat, redact_all(evs, seat), re)

@@ -162,17 +162,17 @@ class Session:
         self.lobby.quota.record(self.address, room.id)
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
-            await self.sit(room.id, None, re)
+            await self.sit(room.id, None, re, m.get("nonce", ""))
 
     async def on_join(self, m: dict[str, Any], re: int) -> None:
-        await self.sit(m["room"], m.get("seat"), re)
+        await self.sit(m["room"], m.get("seat"), re, m.get("nonce", ""))
 
-    async def sit(self, room_id: str, seat: int | None, re: int) -> None:
+    async def sit(self, room_id: str, seat: int | None, re: int, nonce: str = "") -> None:
         room = await self.lobby.find(room_id)
         if room.over:  # nothing to sit in: the late comer watches the result
             await self.enter(room, None, re, "spectating", commitment=room.commitment)
             return
-        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "")
+        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "", nonce)
         log.info("seat granted", extra={"room": room.id, "seat": seat, "conn": self.conn.id, "re": re})
         await self.enter(room, seat, re, "seat_granted", seat=seat, token=token)
 
@@ -210,7 +210,7 @@ class Session:
         await chat.post(self.lobby.store, await self.lobby.find(m["room"]), self.conn, m["text"], self.chat, re)
 
     async def on_rematch(self, m: dict[str, Any], re: int) -> None:
-        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
+        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re, m.get("nonce", ""))
 
     async def on_scores(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))

@@ -1,6 +1,7 @@
 """The Redis store: rooms, their states and decision logs, behind one interface.
 
-Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed, commitment,
+Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed (once dealt), commitment,
+``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/seeding.py),
 created, version, state, ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
 name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
 ``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
@@ -79,13 +80,16 @@ if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[9]) end
 return 1
 """
 
-# A seat, its holder's name and player id, the player's room set (and the clock the full room
-# starts): one atomic step, so a lost reply cannot leave a seat half claimed.
+# A seat, its holder's name, player id and nonce, the player's room set (and the clock the full room
+# starts, and the deal the last seat's nonce completes): one atomic step, so a lost reply cannot leave
+# a seat half claimed, nor a full room without its deal.
 _CLAIM = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], ARGV[9], ARGV[10]) end
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'seed', ARGV[11], 'state', ARGV[12]) end
 return 1
 """
 
@@ -105,7 +109,8 @@ class RoomRecord:
     room: str
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None
+    """The match seed; None while the room waits for the nonces its deal is derived from."""
     commitment: str
     created: float
     version: int
@@ -124,6 +129,13 @@ class RoomRecord:
     """The room's clock setting (``move``, ``bank``, ``increment``); None for rooms stored before clocks."""
     clock: dict[str, Any] | None = None
     """The clock as last stored (see server/clock.py); None until the room first filled."""
+    server_seed: int | None = None
+    """The server's secret seed, committed to with ``salt`` (server/seeding.py); None for rooms stored before."""
+    salt: str = ""
+    seeding: str = ""
+    """``players`` (the seed is derived from the nonces), ``fixed``, or "" for rooms stored before salts."""
+    nonces: tuple[str, ...] = ()
+    """Each seat's nonce ("" for a free seat)."""
 
 
 def _key(room: str) -> str:
@@ -169,7 +181,6 @@ class Store:
             return False
         fields: dict[str | bytes, str | bytes | int | float] = {
             "options": msgpack.packb(record.options),
-            "seed": str(record.seed),
             "commitment": record.commitment,
             "created": repr(record.created),
             "version": str(record.version),
@@ -180,19 +191,27 @@ class Store:
         }
         if record.limits is not None:
             fields["limits"] = msgpack.packb(record.limits)
+        if record.seed is not None:
+            fields["seed"] = str(record.seed)
+        if record.server_seed is not None:
+            fields.update({"server_seed": str(record.server_seed), "salt": record.salt, "seeding": record.seeding})
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
             pipe.sadd(OPEN, record.room)
             await pipe.execute()
         return True
 
-    async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"") -> bool:
-        """Claim a seat for a token hash (with the player's name and id, and the room's clock if it
-        starts now) in one atomic step; False if someone holds it already."""
+    async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"",
+                    nonce: str = "", deal: tuple[int, bytes] | None = None) -> bool:
+        """Claim a seat for a token hash (with the player's name, id and nonce, the room's clock if it
+        starts now, and ``deal`` = (seed, state) if this seat completes it) in one atomic step; False if
+        someone holds it already."""
         key = _key(room)
+        seed, state = deal if deal is not None else ("", b"")
         done = await self._claim(
             keys=[key, rooms_key(player) if player else key + ":noplayer"],
-            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock],
+            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock,
+                  f"nonce:{seat}", nonce, str(seed), state],
         )
         return bool(done)
 
@@ -280,7 +299,7 @@ class Store:
             room=room,
             game=raw[b"game"].decode(),
             options=msgpack.unpackb(raw[b"options"], raw=False),
-            seed=int(raw[b"seed"]),
+            seed=int(raw[b"seed"]) if b"seed" in raw else None,
             commitment=raw[b"commitment"].decode(),
             created=float(raw[b"created"]),
             version=int(raw[b"version"]),
@@ -293,6 +312,10 @@ class Store:
             owners=tuple(raw.get(f"player:{n}".encode(), b"").decode() for n in range(count)),
             limits=msgpack.unpackb(raw[b"limits"], raw=False) if b"limits" in raw else None,
             clock=msgpack.unpackb(raw[b"clock"], raw=False) if b"clock" in raw else None,
+            server_seed=int(raw[b"server_seed"]) if b"server_seed" in raw else None,
+            salt=raw.get(b"salt", b"").decode(),
+            seeding=raw.get(b"seeding", b"").decode(),
+            nonces=tuple(raw.get(f"nonce:{n}".encode(), b"").decode() for n in range(count)),
         )
 
     async def daily_secret(self) -> bytes:
