@@ -31,7 +31,7 @@ def digest(packed: bytes) -> str:
 
 
 def commitment_of(room: str, seed: int) -> str:
-    """The commitment a room publishes at creation for ``seed`` (docs/protocol.md)."""
+    """The commitment of a room stored before salted commitments, for ``seed`` (docs/protocol.md)."""
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 

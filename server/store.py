@@ -9,7 +9,8 @@ name and player id of each seat's holder, ``limits`` and ``clock`` the room's cl
 
 When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
 (``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
-record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, created,
+record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, server_seed,
+salt, seeding, ``nonce:{n}``, created,
 seats, ``name:{n}``, table, version, ended, ``outcome`` msgpack; no seat token hashes) and
 ``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``.
 """
