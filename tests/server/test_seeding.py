@@ -189,3 +189,23 @@ async def test_a_waiting_room_is_dealt_from_its_stored_secret_after_a_restart(se
     assert record["nonces"] == list(NONCES)
     verdict = verify(record)
     assert verdict.ok, verdict.message
+
+
+async def test_a_rematch_deals_from_the_nonces_its_requests_carried(server_url: str) -> None:
+    async with await Client.connect(server_url, record_frames=True) as a, \
+            await Client.connect(server_url, record_frames=True) as b:
+        sa = await a.create("creature_wars", QUICK, nonce=NONCES[0])
+        assert not isinstance(sa, str)
+        sb = await b.join(sa.room, nonce=NONCES[1])
+        await _play_out(a, sa, b, sb)
+        await a.request("rematch", room=sa.room, token=sa.token, nonce="c3" * 16)
+        ready = await b.request("rematch", room=sb.room, token=sb.token, nonce="d4" * 16)
+        got = await a.wait_message(lambda m: m["t"] == "rematch_ready")
+        na = Seat(got["new_room"], got["seat"], got["token"])
+        nb = Seat(ready["new_room"], ready["seat"], ready["token"])
+        await a.wait_view(na.room, lambda v: v["seat"] == na.seat)
+        await play_to_end([(a, na), (b, nb)], seed=4)
+    record = await fetch_record(server_url, na.room)
+    assert (na.seat, nb.seat) == (1, 0)
+    assert record["seeding"] == "players" and record["nonces"] == ["d4" * 16, "c3" * 16]  # seats swapped
+    assert verify(record).ok
