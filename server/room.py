@@ -126,6 +126,7 @@ class Room:
             "players": list(self.names),
             "score": self.game.view(self.state, None).get("score") if self.dealt else None,
             "commitment": self.commitment,
+            "seeding": self.seeding or seeding.FIXED,
             "clock": self.clock.limits.data(),
             "spectator_chat": self.spectator_chat,
         }

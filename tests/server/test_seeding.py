@@ -101,7 +101,7 @@ async def test_a_waiting_room_shows_no_card_of_a_deal_that_will_not_be_played(se
         assert not isinstance(sa, str)
         await w.spectate(sa.room)
         summary = next(r for r in await w.list_rooms() if r["room"] == sa.room)
-        assert summary["status"] == "waiting" and summary["score"] is None
+        assert summary["status"] == "waiting" and summary["score"] is None and summary["seeding"] == "players"
         before = a.received() + w.received()
         views = [m for m in before if m["t"] == "view"]
         assert views and all(m["view"] is None for m in views)  # no deal yet: no view of one
@@ -167,6 +167,7 @@ async def test_a_chosen_seed_is_fixed_and_committed_with_a_salt(server_url: str)
         sa = await a.create("creature_wars", QUICK, seed=5, nonce=NONCES[0])
         assert not isinstance(sa, str)
         assert sa.room in a.views  # a fixed deal exists from the start
+        assert next(r for r in await a.list_rooms() if r["room"] == sa.room)["seeding"] == "fixed"
         over = await _play_out(a, sa, b, await b.join(sa.room, nonce=NONCES[1]))
     record = await fetch_record(server_url, sa.room)
     assert record["seeding"] == "fixed" and record["nonces"] == [] and record["seed"] == record["server_seed"] == 5
