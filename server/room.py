@@ -169,7 +169,11 @@ class Room:
             clock.drain(now)
             clock.sync(self.game, state, filled, now)
             blob = msgpack.packb(clock.data()) if filled else b""
-            if not await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal):
+            try:
+                stored = await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal)
+            except Exception as exc:  # stored or not? (the last seat's claim also stored the deal)
+                stored = await self._claimed(seat, digest, exc)
+            if not stored:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
             self.names[seat] = name
@@ -181,6 +185,17 @@ class Room:
         self.broadcast((), None, None)
         self.arm()
         return seat, token
+
+    async def _claimed(self, seat: Seat, digest: str, exc: Exception) -> bool:
+        """After a failed claim, ask Redis whether it was stored (its reply may have been lost on the way):
+        granted if the seat holds this token, ``unavailable`` if it is free or Redis cannot say."""
+        try:
+            held = await self.store.holder(self.id, seat)
+        except Exception:
+            held = None
+        if held is None:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the seat was not taken, try again: {exc}") from None
+        return hmac.compare_digest(held, digest)
 
     def watch(self, conn: Connection, seat: Seat | None) -> None:
         """``conn`` watches the room, as ``seat`` or as a spectator; a seat has one connection at a time:

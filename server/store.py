@@ -216,6 +216,11 @@ class Store:
         )
         return bool(done)
 
+    async def holder(self, room: str, seat: int) -> str | None:
+        """The token hash holding a seat, if any (after a claim whose reply was lost)."""
+        raw = await self.redis.hget(_key(room), f"seat:{seat}")
+        return raw.decode() if isinstance(raw, bytes) else None
+
     async def player_rooms(self, player: str) -> list[str]:
         """The rooms where ``player`` has held a seat."""
         members: set[bytes] = await self.redis.smembers(rooms_key(player))  # type: ignore[assignment]

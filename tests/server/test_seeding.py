@@ -20,6 +20,7 @@ from engine.fairy_tableau import GAME as TABLEAU
 from server import seeding
 from server.cli import main
 from tests.server.helpers import play_to_end, strings
+from tests.server.redis_proxy import ReplyDropper
 from tests.server.servers import QUICK, restarted
 
 NONCES = ("a1" * 16, "b2" * 16)
@@ -210,3 +211,19 @@ async def test_a_rematch_deals_from_the_nonces_its_requests_carried(server_url: 
     assert (na.seat, nb.seat) == (1, 0)
     assert record["seeding"] == "players" and record["nonces"] == ["d4" * 16, "c3" * 16]  # seats swapped
     assert verify(record).ok
+
+
+async def test_a_lost_reply_to_the_dealing_claim_still_grants_the_seat_and_the_deal(
+        proxied: tuple[str, ReplyDropper]) -> None:
+    url, proxy = proxied
+    async with await Client.connect(url, record_frames=True) as a, await Client.connect(url) as b:
+        sa = await a.create("creature_wars", QUICK, nonce=NONCES[0])  # the claim script is loaded by now
+        assert not isinstance(sa, str)
+        proxy.arm(b"EVALSHA")
+        sb = await b.join(sa.room, nonce=NONCES[1])  # stored with the deal, though its reply was lost
+        assert proxy.dropped == 1 and sb.seat == 1
+        dealt = await a.wait_message(lambda m: m["t"] == "view" and m["view"] is not None)
+        assert dealt["view"]["hands"][0]["cards"]
+        await play_to_end([(a, sa), (b, sb)], seed=3)
+        record = await fetch_record(url, sa.room)
+    assert record["nonces"] == list(NONCES) and verify(record).ok
