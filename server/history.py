@@ -52,10 +52,9 @@ class History:
         async with room.lock:
             if self.done():
                 return
-            if room.seed is None:  # not dealt yet: nothing has happened
-                self.complete = True
-                return
             self.complete = True
+            if room.seed is None:  # not dealt yet: nothing has happened
+                return
             target = room.version
             try:
                 records = await room.store.log(room.id)

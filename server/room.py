@@ -191,10 +191,11 @@ class Room:
         granted if the seat holds this token, ``unavailable`` if it is free or Redis cannot say."""
         try:
             held = await self.store.holder(self.id, seat)
-        except Exception:
-            held = None
+        except Exception as again:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store cannot say whether seat {seat} was taken; "
+                                                       f"try again: {again}") from None
         if held is None:
-            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the seat was not taken, try again: {exc}") from None
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"seat {seat} was not taken, try again: {exc}") from None
         return hmac.compare_digest(held, digest)
 
     def watch(self, conn: Connection, seat: Seat | None) -> None:
