@@ -205,6 +205,9 @@ class CardroomApp(App[None]):
         screen = self.match_screen(message.room)
         if screen is None:
             return
+        if message.view is None:  # no deal yet: the room waits for players; learn how many from the lobby
+            self.request(self.link.list_rooms(), "list rooms", background=True)
+            return
         screen.show(message.version, message.view, message.events)
         self._cue(screen, message)
         if message.version == 0 and not message.events:
@@ -213,7 +216,7 @@ class CardroomApp(App[None]):
 
     def _cue(self, screen: TableScreen, message: ViewArrived) -> None:
         """Bell and flash when a view brings our move (we had none) or a reveal; not for the first view of a table."""
-        ours = message.view.get("seat") is not None and bool(message.view.get("legal"))
+        ours = message.view is not None and message.view.get("seat") is not None and bool(message.view.get("legal"))
         had = self.our_move.get(message.room)
         self.our_move[message.room] = ours
         revealed = any(event.get("kind") in REVEAL_KINDS for event in message.events)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -15,7 +16,12 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, decode_any, encode
 
-__all__ = ["Client", "ClientError", "ConnectionLost", "Seat"]
+__all__ = ["Client", "ClientError", "ConnectionLost", "Seat", "new_nonce"]
+
+
+def new_nonce() -> str:
+    """A seat's contribution to the deal: 128 random bits, so that the server alone does not pick it."""
+    return secrets.token_hex(16)
 
 
 class ClientError(Exception):
@@ -88,7 +94,8 @@ class Client:
                 message = decode_any(frame)
                 kind = message.get("t")
                 if kind == "view":
-                    self.views[message["room"]] = message["view"]
+                    if message["view"] is not None:  # null while the room waits for players: no deal yet
+                        self.views[message["room"]] = message["view"]
                     self.versions[message["room"]] = message["version"]
                 elif kind == "match_over":
                     self.over[message["room"]] = message
@@ -151,9 +158,14 @@ class Client:
         return await self.request("list_rooms", **{k: v for k, v in fields.items() if v is not None})
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
-                     sit: bool = True, daily: bool = False, spectator_chat: str | None = None) -> Seat | str:
-        """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``."""
+                     sit: bool = True, daily: bool = False, spectator_chat: str | None = None,
+                     nonce: str | None = None) -> Seat | str:
+        """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``.
+
+        Sitting sends ``nonce`` (a fresh random one unless given) for the deal: see :func:`new_nonce`."""
         fields: dict[str, Any] = {"game": game, "sit": sit}
+        if sit:
+            fields["nonce"] = new_nonce() if nonce is None else nonce
         if options:
             fields["options"] = options
         if daily:
@@ -179,8 +191,12 @@ class Client:
     def _find(self, rid: int) -> Seat | None:
         return self.granted.get(rid)
 
-    async def join(self, room: str, seat: int | None = None) -> Seat:
-        reply = await self.request("join", room=room, **({"seat": seat} if seat is not None else {}))
+    async def join(self, room: str, seat: int | None = None, nonce: str | None = None) -> Seat:
+        """Take a seat (the first free one unless ``seat``), contributing ``nonce`` (fresh unless given) to the deal."""
+        fields: dict[str, Any] = {"nonce": new_nonce() if nonce is None else nonce}
+        if seat is not None:
+            fields["seat"] = seat
+        reply = await self.request("join", room=room, **fields)
         return Seat(reply["room"], reply["seat"], reply["token"], reply["game"])
 
     async def resume(self, room: str, token: str) -> Seat:
@@ -208,7 +224,7 @@ class Client:
 
     async def rematch(self, seat: Seat) -> dict[str, Any]:
         """Ask for a rematch of a finished match: ``rematch_offered`` first, ``rematch_ready`` once all agree."""
-        return await self.request("rematch", room=seat.room, token=seat.token)
+        return await self.request("rematch", room=seat.room, token=seat.token, nonce=new_nonce())
 
     def received(self) -> list[dict[str, Any]]:
         """Every message received so far, decoded (needs ``record_frames``)."""

@@ -83,9 +83,10 @@ class Spectating(Message):
 
 
 class ViewArrived(Message):
-    """A new view of ``room`` at ``version``, and the events (as we may see them) that led to it."""
+    """A new view of ``room`` at ``version``, and the events (as we may see them) that led to it; ``view`` is
+    None while the room waits for players (its deal is set up once every seat is taken)."""
 
-    def __init__(self, room: str, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def __init__(self, room: str, version: int, view: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
         super().__init__()
         self.room = room
         self.version = version

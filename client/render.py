@@ -225,11 +225,16 @@ def witch_renderable(card: Mapping[str, Any] | None) -> RenderableType:
     return out
 
 
+def waiting_line(free_seats: int) -> str:
+    """The status of a table with empty seats."""
+    return "waiting for an opponent to join" if free_seats == 1 else f"waiting for {free_seats} players to join"
+
+
 def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
                 over: Mapping[str, Any] | None = None) -> str:
     """One line saying whose move it is, drawn from the view (and the lobby's seat count, the match_over message)."""
-    if view is None:
-        return "waiting for the table…"
+    if view is None:  # no view yet, or a room not dealt until every seat is taken
+        return waiting_line(free_seats) if free_seats else "waiting for the table…"
     seat = view.get("seat")
     outcome = view.get("outcome") or (over or {}).get("outcome")
     if outcome:
@@ -240,8 +245,7 @@ def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
         verdict = "a draw" if winner is None else "you win" if winner == seat else "you lose"
         return f"match over: {detail} — {verdict}"
     if free_seats:
-        who = "an opponent" if free_seats == 1 else f"{free_seats} players"
-        return f"waiting for {who} to join"
+        return waiting_line(free_seats)
     locked = view.get("locked") or [False, False]
     waiting = view.get("waiting_for")
     if waiting is not None:

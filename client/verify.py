@@ -1,9 +1,13 @@
 """``cardroom verify``: check a finished match from its record, with the pure engine alone.
 
 A record (``cardroom export``, or the ``export`` request) holds the game, options, seed,
-commitment and every stored decision. Verification checks that the revealed seed is the
-one committed to at creation, replays every decision from ``setup(options, seed)``, and
-checks each reaches the recorded version and the last reaches the recorded outcome.
+commitment, the server's secret (``server_seed`` and ``salt``), each seat's ``nonce`` and
+every stored decision. Verification checks the whole chain: the server's secret and salt
+are what the room committed to at creation, the seed is the one derived from that secret
+and every seat's nonce (or, for a ``fixed`` room, the server seed itself); then it replays
+every decision from ``setup(options, seed)`` and checks each reaches the recorded version
+and state and the last reaches the recorded outcome. This module implements the scheme
+of docs/protocol.md on its own, as any third party would: it imports nothing of the server.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 
-__all__ = ["Verdict", "commitment_of", "digest", "verify"]
+__all__ = ["Verdict", "commitment_of", "derived_seed", "digest", "salted_commitment", "verify"]
 
 
 def digest(packed: bytes) -> str:
@@ -27,8 +31,44 @@ def digest(packed: bytes) -> str:
 
 
 def commitment_of(room: str, seed: int) -> str:
-    """The commitment a room publishes at creation for ``seed`` (docs/protocol.md)."""
+    """The commitment of a room stored before salted commitments, for ``seed`` (docs/protocol.md)."""
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
+
+
+def salted_commitment(room: str, server_seed: int, salt: str) -> str:
+    """The commitment to the server's secret a room publishes at creation (docs/protocol.md)."""
+    return hashlib.sha256(f"cardroom:v2:{room}:{server_seed}:{salt}".encode()).hexdigest()
+
+
+def derived_seed(server_seed: int, salt: str, nonces: list[str]) -> int:
+    """The match seed made of the server's secret and every seat's nonce, in seat order (docs/protocol.md)."""
+    material = f"cardroom:v2:seed:{server_seed}:{salt}" + "".join(
+        ":" + hashlib.sha256(nonce.encode()).hexdigest() for nonce in nonces)
+    return int.from_bytes(hashlib.sha256(material.encode()).digest()[:8], "big") >> 1
+
+
+def _chain(record: Mapping[str, Any], seats: int) -> str | None:
+    """What is wrong with the seed's chain, or None; and for records without a salt, the old commitment."""
+    seed = int(record["seed"])
+    if "server_seed" not in record:  # a room stored before salted commitments
+        if commitment_of(str(record["room"]), seed) != record["commitment"]:
+            return "the seed does not match the commitment published at creation"
+        return None
+    server_seed, salt = int(record["server_seed"]), str(record["salt"])
+    if salted_commitment(str(record["room"]), server_seed, salt) != record["commitment"]:
+        return "the server seed and salt do not match the commitment published at creation"
+    if record["seeding"] == "fixed":
+        if seed != server_seed:
+            return "the seed of a fixed room is not the server seed of the commitment"
+        return None
+    if record["seeding"] != "players":
+        return f"unknown seeding {record['seeding']!r}"
+    nonces = [str(n) for n in record["nonces"]]
+    if len(nonces) != seats:
+        return f"the record has {len(nonces)} nonces for {seats} seats"
+    if derived_seed(server_seed, salt, nonces) != seed:
+        return "the seed is not the one derived from the server seed and salt of the commitment and the players' nonces"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +96,13 @@ def _verify(record: Mapping[str, Any]) -> Verdict:
         return Verdict(False, f"the seed of this daily room is told after its day ends ({record['reveal_after']}); "
                               "export and verify it again then")
     seed = int(record["seed"])
-    if commitment_of(str(record["room"]), seed) != record["commitment"]:
-        return Verdict(False, "the seed does not match the commitment published at creation")
+    try:
+        seats = game.seats(record["options"])
+    except EngineError as exc:
+        return Verdict(False, f"the record's options are refused by the rules: {exc.message}")
+    wrong = _chain(record, seats)
+    if wrong is not None:
+        return Verdict(False, wrong)
     state = game.setup(record["options"], seed)
     decisions = list(record["decisions"])
     for n, entry in enumerate(decisions, 1):
@@ -76,4 +121,11 @@ def _verify(record: Mapping[str, Any]) -> Verdict:
     found = None if outcome is None else outcome.data()
     if found != record.get("outcome"):
         return Verdict(False, f"the replay ends with {found}, the record says {record.get('outcome')}", len(decisions))
-    return Verdict(True, f"OK: seed matches the commitment; {len(decisions)} decisions replayed; outcome {found}")
+    if "server_seed" not in record:
+        chain = "seed matches the commitment"
+    elif record["seeding"] == "fixed":
+        chain = "fixed seed (a chosen seed or a daily room; no player nonces) matches the commitment"
+    else:
+        chain = (f"server seed and salt match the commitment; seed derived from them and {len(record['nonces'])} "
+                 "player nonces")
+    return Verdict(True, f"OK: {chain}; {len(decisions)} decisions replayed; outcome {found}")

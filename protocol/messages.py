@@ -22,6 +22,8 @@ class Field:
 
 _ROOM = Field("room", str, max_len=64)
 _TOKEN = Field("token", str, max_len=128)
+_NONCE = Field("nonce", str, required=False, max_len=64)
+"""A seat's contribution to the deal (docs/protocol.md, "Seeds: nobody alone picks the deal")."""
 
 CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128)),
@@ -40,9 +42,10 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("spectator_chat", str, required=False, max_len=16),
         Field("clock", dict, required=False),
         Field("request", str, required=False, max_len=64),
+        _NONCE,
     ),
     "scores": (Field("game", str, max_len=40), Field("daily", bool, required=False), Field("limit", int, required=False)),
-    "join": (_ROOM, Field("seat", int, required=False), Field("request", str, required=False, max_len=64)),
+    "join": (_ROOM, Field("seat", int, required=False), Field("request", str, required=False, max_len=64), _NONCE),
     "resume": (_ROOM, _TOKEN),
     "spectate": (_ROOM,),
     "leave": (_ROOM,),
@@ -50,7 +53,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "export": (_ROOM,),
     "cancel": (_ROOM, _TOKEN),
     "chat": (_ROOM, Field("text", str, max_len=200)),
-    "rematch": (_ROOM, _TOKEN),
+    "rematch": (_ROOM, _TOKEN, _NONCE),
     "my_rooms": (),
     "resign": (_ROOM, _TOKEN),
     "abort": (_ROOM, _TOKEN),

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("room")
     export.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
 
-    check = sub.add_parser("verify", help="check a finished match: seed against commitment, every decision replayed")
+    check = sub.add_parser("verify", help="check a finished match: seed chain (commitment, nonces), every decision replayed")
     check.add_argument("source", help="a record file from `cardroom export` (- for stdin), or a room id with --url")
     check.add_argument("--url", default=None, help="fetch the record of room SOURCE from this server")
 

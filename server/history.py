@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.interface import Event, Seat, redact_all
 from protocol import encode
-from server.reveal import seed_fields
 
 if TYPE_CHECKING:
     from server.room import Room
@@ -54,6 +53,8 @@ class History:
             if self.done():
                 return
             self.complete = True
+            if room.seed is None:  # not dealt yet: nothing has happened
+                return
             target = room.version
             try:
                 records = await room.store.log(room.id)
@@ -75,7 +76,4 @@ def over_frame(room: Room) -> bytes | None:
     outcome = room.game.outcome(room.state)
     if outcome is None:
         return None
-    return encode({
-        "t": "match_over", "room": room.id, "outcome": outcome.data(), **seed_fields(room.seed, room.daily),
-        "commitment": room.commitment,
-    })
+    return encode({"t": "match_over", "room": room.id, "outcome": outcome.data(), **room.reveal()})

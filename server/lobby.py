@@ -14,12 +14,13 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
+from server import seeding
 from server.clock import limits_for
 from server.health import Health
 from server.identity import Names
 from server.listing import Rooms
 from server.quota import Quota
-from server.room import Room, commitment
+from server.room import Room
 from server.store import RoomRecord, Store
 
 __all__ = ["Lobby"]
@@ -88,6 +89,10 @@ class Lobby:
         a daily room (default options, the day's seed) in that day's table when it is ``player``'s
         first of the game that day (a guest's, ``player`` "", and any later one are practice); a room
         with a chosen seed or scenario options is not ranked.
+
+        Without a chosen seed and outside the daily table, the deal is not set up here: the
+        room commits to the server's salted secret and deals once every seat has sent its
+        nonce (server/seeding.py); until then it holds a placeholder state nobody is shown.
         """
         game = registry.get(game_name)
         if game is None:
@@ -107,26 +112,31 @@ class Lobby:
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
         table = day = ""
+        how = seeding.FIXED
         if daily:
             day = today()
             seed = daily_seed(await self.store.daily_secret(), game.name, day)
             if player and seats == 1 and await self.store.first_daily(player, game.name, day):
                 table = f"daily:{day}"
         elif seed is None:
-            seed = secrets.randbits(63)
+            how = seeding.PLAYERS
             table = "" if scenario else "all"
         if seats != 1:
             table = ""
+        server_seed = secrets.randbits(63) if seed is None else seed
+        salt = seeding.new_salt()
         try:
-            state = game.setup(options, seed)
+            state = game.setup(options, seeding.PLACEHOLDER_SEED if seed is None else seed)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
         for _ in range(8):
             room_id = secrets.token_hex(3)
             record = RoomRecord(
-                room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
+                room=room_id, game=game.name, options=options, seed=seed,
+                commitment=seeding.commitment(room_id, server_seed, salt),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
+                server_seed=server_seed, salt=salt, seeding=how,
             )
             made = await self.store.create(record, request)
             if made and made != room_id:  # the same keyed request, served meanwhile

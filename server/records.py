@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
+from server import seeding
 from server.lobby import Lobby
-from server.reveal import seed_fields
+from server.reveal import reveal_fields
 
 __all__ = ["match_record"]
 
@@ -23,12 +24,15 @@ async def match_record(lobby: Lobby, room_id: str) -> dict[str, Any]:
         raise ProtocolError(ErrorCode.MATCH_RUNNING, f"the match in room {room.id} is still running; "
                                                      "its record (and seed) is given once it is over")
     seats = int(stored["seats"])
+    salted = "server_seed" in stored  # the salted scheme (server/seeding.py); rooms stored before have the seed alone
+    nonces = [stored.get(f"nonce:{n}", "") for n in range(seats)] if stored.get("seeding") == seeding.PLAYERS else []
     return {
         "room": room_id,
         "game": stored["game"],
         "options": stored["options"],
-        **seed_fields(int(stored["seed"]), stored.get("daily", "")),
-        "commitment": stored["commitment"],
+        **reveal_fields(int(stored["seed"]), stored.get("daily", ""), stored["commitment"],
+                        int(stored["server_seed"]) if salted else None, stored.get("salt", ""), nonces,
+                        stored.get("seeding", "")),
         "created": float(stored["created"]),
         "ended": float(stored["ended"]),
         "names": [stored.get(f"name:{n}", "") for n in range(seats)],

@@ -21,8 +21,9 @@ def swapped(seat: int, seats: int) -> int:
     return seats - 1 - seat
 
 
-async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: int) -> None:
-    """Record a seat's request; the last one creates the new room and hands out its seats."""
+async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: int, nonce: str = "") -> None:
+    """Record a seat's request (and its ``nonce`` for the new deal); the last one creates the new room and
+    hands out its seats, each with the nonce its player sent."""
     seat = room.seat_of(token)
     if not room.over:
         raise ProtocolError(ErrorCode.MATCH_RUNNING, f"the match in room {room.id} is still running; rematch once it has ended")
@@ -32,6 +33,7 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
             _deliver(room, new, [(conn, seat)], tokens, conn, re)
             return
         room.rematch_offers.add(seat)
+        room.rematch_nonces[seat] = nonce
         if len(room.rematch_offers) < len(room.seats):
             offered = {"t": "rematch_offered", "room": room.id, "seat": seat}
             conn.send(encode({**offered, "re": re}))
@@ -45,7 +47,8 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
         count = len(room.seats)
         tokens = {}
         for old in range(count):
-            tokens[old] = await new.claim(swapped(old, count), room.names[old], room.owners[old])
+            tokens[old] = await new.claim(swapped(old, count), room.names[old], room.owners[old],
+                                          room.rematch_nonces.get(old, ""))
         room.rematched = new, tokens
     holders = [(c, s) for c, s in room.watchers.items() if s is not None]
     if conn not in room.watchers:

@@ -6,7 +6,7 @@ import datetime
 import time
 from typing import Any
 
-__all__ = ["day_end", "seed_fields"]
+__all__ = ["day_end", "reveal_fields", "seed_fields"]
 
 
 def day_end(day: str) -> datetime.datetime | None:
@@ -25,3 +25,16 @@ def seed_fields(seed: int, day: str, now: float | None = None) -> dict[str, Any]
     if end is not None and (time.time() if now is None else now) < end.timestamp():
         return {"seed": None, "reveal_after": end.isoformat().replace("+00:00", "Z")}
     return {"seed": seed}
+
+
+def reveal_fields(seed: int | None, day: str, commitment: str, server_seed: int | None, salt: str,
+                  nonces: list[str], how: str, now: float | None = None) -> dict[str, Any]:
+    """Everything a finished room reveals of its deal: the seed (withheld for a daily room until its day
+    ends), the commitment and, for a salted commitment, the server's secret, its salt, the seats' nonces
+    and how the seed was made (the secret withheld with the seed: a fixed room's secret is its seed)."""
+    out: dict[str, Any] = {**seed_fields(seed if seed is not None else 0, day, now), "commitment": commitment}
+    if server_seed is not None:
+        out["seeding"] = how
+        if out["seed"] is not None:
+            out.update(server_seed=server_seed, salt=salt, nonces=nonces)
+    return out

@@ -15,10 +15,10 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server import clock as clocks
-from server import metrics
+from server import metrics, seeding
 from server.connection import Connection
 from server.history import History
-from server.reveal import seed_fields
+from server.reveal import reveal_fields
 from server.store import RoomRecord, Store
 
 __all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token", "state_digest"]
@@ -44,7 +44,8 @@ def state_digest(packed: bytes) -> str:
 
 
 def commitment(room: str, seed: int) -> str:
-    """Published at creation, the seed revealed at the end: the deck was fixed before play."""
+    """The commitment of rooms stored before salts (``sha256("cardroom:" + room + ":" + seed)``); new rooms
+    commit to a salted server secret (server/seeding.py)."""
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
@@ -56,7 +57,12 @@ class Room:
         self.game = game
         self.options = record.options
         self.seed = record.seed
+        """The match seed; None until every seat's nonce is in and the deal is set up."""
         self.commitment = record.commitment
+        self.server_seed = record.server_seed
+        self.salt = record.salt
+        self.seeding = record.seeding
+        self.nonces: list[str] = list(record.nonces) + [""] * (len(record.seats) - len(record.nonces))
         self.created = record.created
         self.seats: list[str | None] = list(record.seats)
         self.names: list[str] = list(record.names) + [""] * (len(record.seats) - len(record.names))
@@ -76,6 +82,8 @@ class Room:
         """Why the room was closed (``cancelled``, ``expired``), once it was."""
         self.rematch_offers: set[Seat] = set()
         """Seats that asked for a rematch of the finished match."""
+        self.rematch_nonces: dict[Seat, str] = {}
+        """The nonce each of those seats sent for the rematch's deal."""
         self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
         """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
         self.owners: list[str] = list(record.owners) + [""] * (len(record.seats) - len(record.owners))
@@ -85,6 +93,11 @@ class Room:
         self.away: dict[Seat, float] = dict.fromkeys(range(len(self.seats)), now)
         """Seats no connection watches, and since when (wall time)."""
         self.abort_offers: set[Seat] = set()
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the deal exists: until then the room holds a placeholder state that is never shown."""
+        return self.seed is not None
 
     @property
     def over(self) -> bool:
@@ -114,8 +127,9 @@ class Room:
             "ranked": self.table,
             "daily": self.daily,
             "players": list(self.names),
-            "score": self.game.view(self.state, None).get("score"),
+            "score": self.game.view(self.state, None).get("score") if self.dealt else None,
             "commitment": self.commitment,
+            "seeding": self.seeding or seeding.FIXED,
             "clock": self.clock.limits.data(),
             "spectator_chat": self.spectator_chat,
         }
@@ -127,8 +141,11 @@ class Room:
                 return seat
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
 
-    async def claim(self, seat: Seat | None, name: str = "", player: str = "", request: str = "") -> tuple[Seat, str]:
-        """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
+    async def claim(self, seat: Seat | None, name: str = "", player: str = "", nonce: str = "",
+                    request: str = "") -> tuple[Seat, str]:
+        """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted;
+        the seat contributes ``nonce`` (the server picks one if empty), and the last seat's claim sets up
+        the deal from every seat's nonce, stored in the same step, before anyone is told."""
         async with self.lock:
             if self.closed:
                 raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {self.id} was {self.closed}")
@@ -144,20 +161,46 @@ class Room:
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             filled = all(held is not None or n == seat for n, held in enumerate(self.seats))
+            nonce = seeding.nonce_of(nonce) if self.seeding == seeding.PLAYERS else ""
+            nonces = [nonce if n == seat else held for n, held in enumerate(self.nonces)]
+            state, deal = self.state, None
+            if filled and not self.dealt and self.server_seed is not None:
+                seed = seeding.derive(self.server_seed, self.salt, nonces)
+                state = self.game.setup(self.options, seed)
+                deal = seed, msgpack.packb(self.game.dump(state))
             now = time.time()
             clock = self.clock.copy()
             clock.drain(now)
-            clock.sync(self.game, self.state, filled, now)
+            clock.sync(self.game, state, filled, now)
             blob = msgpack.packb(clock.data()) if filled else b""
-            if not await self.store.claim(self.id, seat, digest, name, player, blob, request):
+            try:
+                stored = await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal, request)
+            except Exception as exc:  # stored or not? (the last seat's claim also stored the deal)
+                stored = await self._claimed(seat, digest, exc)
+            if not stored:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
             self.names[seat] = name
             self.owners[seat] = player
+            self.nonces = nonces
+            if deal is not None:
+                self.seed, self.state = deal[0], state
             self.clock = clock
         self.broadcast((), None, None)
         self.arm()
         return seat, token
+
+    async def _claimed(self, seat: Seat, digest: str, exc: Exception) -> bool:
+        """After a failed claim, ask Redis whether it was stored (its reply may have been lost on the way):
+        granted if the seat holds this token, ``unavailable`` if it is free or Redis cannot say."""
+        try:
+            held = await self.store.holder(self.id, seat)
+        except Exception as again:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store cannot say whether seat {seat} was taken; "
+                                                       f"try again: {again}") from None
+        if held is None:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"seat {seat} was not taken, try again: {exc}") from None
+        return hmac.compare_digest(held, digest)
 
     def watch(self, conn: Connection, seat: Seat | None) -> None:
         """``conn`` watches the room, as ``seat`` or as a spectator; a seat has one connection at a time:
@@ -208,7 +251,7 @@ class Room:
                    recent: list[dict[str, Any]] | None = None) -> bytes:
         message = {
             "t": "view", "room": self.id, "version": self.version,
-            "view": self.game.view(self.state, seat), "events": events, "re": re,
+            "view": self.game.view(self.state, seat) if self.dealt else None, "events": events, "re": re,
             "clock": self.clock.wire(time.time()),
             "presence": [n not in self.away for n in range(len(self.seats))],
         }
@@ -410,6 +453,13 @@ class Room:
         member = f"{(self.names[0] if self.owners[0] else '') or 'guest'}|{self.id}"
         return f"{self.game.name}:{self.table}", member, outcome.scores[0]
 
+    def reveal(self) -> dict[str, Any]:
+        """What ``match_over`` reveals of the seed: the seed, the commitment and (for rooms with a salted
+        commitment) the server's secret, its salt, each seat's nonce and how the seed was made. A daily
+        room tells none of it until its day has ended (``reveal_after``): its deal is the day's for everyone."""
+        return reveal_fields(self.seed, self.daily, self.commitment, self.server_seed, self.salt,
+                             list(self.nonces) if self.seeding == seeding.PLAYERS else [], self.seeding)
+
     def broadcast(self, events: Any, decider: Connection | None, re: int | None) -> None:
         """Each watcher gets its own view and events; frames are built once per seat."""
         frames: dict[Seat | None, bytes] = {}
@@ -418,11 +468,7 @@ class Room:
         outcome = self.game.outcome(self.state)
         over = None
         if outcome is not None and evs:
-            over = encode({
-                "t": "match_over", "room": self.id,
-                "outcome": outcome.data(),
-                **seed_fields(self.seed, self.daily), "commitment": self.commitment,
-            })
+            over = encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
         for conn, seat in list(self.watchers.items()):
             if conn is decider:
                 frame = self.view_frame(seat, redact_all(evs, seat), re)

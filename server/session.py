@@ -177,7 +177,7 @@ class Session:
         self.lobby.quota.record(self.address, room.id, self.conn.player or "")
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
-            await self.sit(room.id, None, re, again=bool(request))
+            await self.sit(room.id, None, re, again=bool(request), nonce=m.get("nonce", ""))
 
     async def on_join(self, m: dict[str, Any], re: int) -> None:
         request = retries.key("join", self.scope, m.get("request"))
@@ -187,13 +187,14 @@ class Session:
             if room_id != m["room"]:
                 raise ProtocolError(ErrorCode.BAD_FIELD, f"join: request key {m['request']!r} was used to join room "
                                                          f"{room_id}, not {m['room']}; use a new key")
-            await self.sit(room_id, int(seat), re, again=True)
+            await self.sit(room_id, int(seat), re, again=True, nonce=m.get("nonce", ""))
             return
-        await self.sit(m["room"], m.get("seat"), re, request)
+        await self.sit(m["room"], m.get("seat"), re, request, nonce=m.get("nonce", ""))
 
-    async def sit(self, room_id: str, seat: int | None, re: int, request: str = "", again: bool = False) -> None:
-        """Claim a seat (``request``: remembered under that key); ``again``, a retried request: the seat this
-        player (or connection) holds already, under a new token, else a new one."""
+    async def sit(self, room_id: str, seat: int | None, re: int, request: str = "", again: bool = False,
+                  nonce: str = "") -> None:
+        """Claim a seat with the player's ``nonce`` (``request``: remembered under that key); ``again``, a retried
+        request: the seat this player (or connection) holds already, under a new token, else a new one."""
         room = await self.lobby.find(room_id)
         if room.over:  # nothing to sit in: the late comer watches the result
             await self.enter(room, None, re, "spectating", commitment=room.commitment)
@@ -204,7 +205,7 @@ class Session:
             log.info("seat granted again", extra={"room": room.id, "seat": held, "conn": self.conn.id, "re": re})
             await self.enter(room, held, re, "seat_granted", seat=held, token=token)
             return
-        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "", request)
+        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "", nonce, request)
         log.info("seat granted", extra={"room": room.id, "seat": seat, "conn": self.conn.id, "re": re})
         await self.enter(room, seat, re, "seat_granted", seat=seat, token=token)
 
@@ -242,7 +243,7 @@ class Session:
         await chat.post(self.lobby.store, await self.lobby.find(m["room"]), self.conn, m["text"], self.chat, re)
 
     async def on_rematch(self, m: dict[str, Any], re: int) -> None:
-        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re)
+        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re, m.get("nonce", ""))
 
     async def on_scores(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))

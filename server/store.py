@@ -1,6 +1,7 @@
 """The Redis store: rooms, their states and decision logs, behind one interface.
 
-Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed, commitment,
+Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed (once dealt), commitment,
+``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/seeding.py),
 created, version, state, ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
 name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
 ``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
@@ -8,7 +9,8 @@ name and player id of each seat's holder, ``limits`` and ``clock`` the room's cl
 
 When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
 (``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
-record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, created,
+record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, server_seed,
+salt, seeding, ``nonce:{n}``, created,
 seats, ``name:{n}``, table, version, ended, ``outcome`` msgpack; no seat token hashes) and
 ``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``.
 """
@@ -81,14 +83,17 @@ if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[9]) end
 return 1
 """
 
-# A seat, its holder's name and player id, the player's room set (and the clock the full room
-# starts): one atomic step, so a lost reply cannot leave a seat half claimed.
+# A seat, its holder's name, player id and nonce, the player's room set (and the clock the full room
+# starts, and the deal the last seat's nonce completes): one atomic step, so a lost reply cannot leave
+# a seat half claimed, nor a full room without its deal.
 _CLAIM = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
-if ARGV[9] ~= '' then redis.call('SET', KEYS[3], ARGV[10], 'EX', ARGV[9]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], ARGV[9], ARGV[10]) end
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'seed', ARGV[11], 'state', ARGV[12]) end
+if ARGV[13] ~= '' then redis.call('SET', KEYS[3], ARGV[14], 'EX', ARGV[13]) end
 return 1
 """
 
@@ -131,7 +136,8 @@ class RoomRecord:
     room: str
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None
+    """The match seed; None while the room waits for the nonces its deal is derived from."""
     commitment: str
     created: float
     version: int
@@ -152,6 +158,13 @@ class RoomRecord:
     """The clock as last stored (see server/clock.py); None until the room first filled."""
     daily: str = ""
     """The day (``YYYY-MM-DD``, UTC) of a daily room, ranked or practice: its seed is told once that day has ended."""
+    server_seed: int | None = None
+    """The server's secret seed, committed to with ``salt`` (server/seeding.py); None for rooms stored before."""
+    salt: str = ""
+    seeding: str = ""
+    """``players`` (the seed is derived from the nonces), ``fixed``, or "" for rooms stored before salts."""
+    nonces: tuple[str, ...] = ()
+    """Each seat's nonce ("" for a free seat)."""
 
 
 def _key(room: str) -> str:
@@ -204,7 +217,6 @@ class Store:
         fields: dict[str | bytes, str | bytes | int | float] = {
             "game": record.game,
             "options": msgpack.packb(record.options),
-            "seed": str(record.seed),
             "commitment": record.commitment,
             "created": repr(record.created),
             "version": str(record.version),
@@ -217,6 +229,10 @@ class Store:
             fields["limits"] = msgpack.packb(record.limits)
         if record.daily:
             fields["daily"] = record.daily
+        if record.seed is not None:
+            fields["seed"] = str(record.seed)
+        if record.server_seed is not None:
+            fields.update({"server_seed": str(record.server_seed), "salt": record.salt, "seeding": record.seeding})
         done = await self._create(
             keys=[key, OPEN, _request(request) if request else key + ":norequest"],
             args=[str(REQUEST_TTL) if request else "", record.room, *(x for kv in fields.items() for x in kv)],
@@ -235,16 +251,23 @@ class Store:
         return bool(await self._reissue(keys=[_key(room)], args=[f"seat:{seat}", old_hash, new_hash]))
 
     async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"",
-                    request: str = "") -> bool:
-        """Claim a seat for a token hash (with the player's name and id, the room's clock if it starts now,
-        and ``room:seat`` under a ``request`` key) in one atomic step; False if someone holds it already."""
+                    nonce: str = "", deal: tuple[int, bytes] | None = None, request: str = "") -> bool:
+        """Claim a seat for a token hash (with the player's name, id and nonce, the room's clock if it
+        starts now, ``deal`` = (seed, state) if this seat completes it, and ``room:seat`` under a
+        ``request`` key) in one atomic step; False if someone holds it already."""
         key = _key(room)
+        seed, state = deal if deal is not None else ("", b"")
         done = await self._claim(
             keys=[key, rooms_key(player) if player else key + ":noplayer", _request(request) if request else key + ":norequest"],
             args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock,
-                  str(REQUEST_TTL) if request else "", f"{room}:{seat}"],
+                  f"nonce:{seat}", nonce, str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}"],
         )
         return bool(done)
+
+    async def holder(self, room: str, seat: int) -> str | None:
+        """The token hash holding a seat, if any (after a claim whose reply was lost)."""
+        raw = await self.redis.hget(_key(room), f"seat:{seat}")
+        return raw.decode() if isinstance(raw, bytes) else None
 
     async def player_rooms(self, player: str) -> list[str]:
         """The rooms where ``player`` has held a seat."""
@@ -330,7 +353,7 @@ class Store:
             room=room,
             game=raw[b"game"].decode(),
             options=msgpack.unpackb(raw[b"options"], raw=False),
-            seed=int(raw[b"seed"]),
+            seed=int(raw[b"seed"]) if b"seed" in raw else None,
             commitment=raw[b"commitment"].decode(),
             created=float(raw[b"created"]),
             version=int(raw[b"version"]),
@@ -344,6 +367,10 @@ class Store:
             limits=msgpack.unpackb(raw[b"limits"], raw=False) if b"limits" in raw else None,
             clock=msgpack.unpackb(raw[b"clock"], raw=False) if b"clock" in raw else None,
             daily=raw.get(b"daily", b"").decode(),
+            server_seed=int(raw[b"server_seed"]) if b"server_seed" in raw else None,
+            salt=raw.get(b"salt", b"").decode(),
+            seeding=raw.get(b"seeding", b"").decode(),
+            nonces=tuple(raw.get(f"nonce:{n}".encode(), b"").decode() for n in range(count)),
         )
 
     async def daily_secret(self) -> bytes:

@@ -618,8 +618,8 @@ def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any]
                       seen: Iterable[Mapping[str, Any]] = (), compact: bool = False) -> str:
     """One line: the result, an empty seat, your move (and the time left), or what we wait for (``compact``:
     without the keys, which the footer shows)."""
-    if view is None:
-        return "waiting for the table…"
+    if view is None:  # no view yet, or a room not dealt until every seat is taken
+        return "waiting for an opponent to join" if free_seats else "waiting for the table…"
     own = view.get("seat")
     outcome = view.get("outcome") or (over or {}).get("outcome")
     if outcome:

@@ -24,7 +24,8 @@ async def test_q_asks_before_quitting_while_a_seat_is_held_and_the_cursor_follow
             await until(pilot, lambda: rooms.row_count == 2, "the other rooms")
             first = app.lobby.selected_room()
             await pilot.press("c")
-            await until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen.view is not None, "the table")
+            # the table opens; its deal (and so its view) waits for the second seat's nonce
+            await until(pilot, lambda: isinstance(app.screen, MatchScreen), "the table")
             mine = app.screen.room
             await pilot.press("q", "y")
             await until(pilot, lambda: in_lobby(app) and rooms.row_count == 3, "the lobby with our room")
@@ -51,7 +52,8 @@ async def test_the_daily_box_is_only_there_for_solitaires(server_url: str) -> No
             await until(pilot, lambda: box.display and box.value, "the daily deal of Fairy Tableau")
             # back round to Creature Wars and create at once: a plain room, not a daily one
             await pilot.press("g", "g", "g", "c")
-            await until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen.view is not None, "the table")
+            # the table opens; its deal (and so its view) waits for the second seat's nonce
+            await until(pilot, lambda: isinstance(app.screen, MatchScreen), "the table")
             assert not box.display and not box.value
             rooms = await looker.list_rooms()
             assert [(r["game"], r["ranked"]) for r in rooms] == [("creature_wars", "")]

@@ -1,0 +1,41 @@
+"""The terminal client in a room whose deal waits for the last seat: it sends its nonce and shows no cards till then."""
+from __future__ import annotations
+
+import pytest
+
+from client import connection
+from client.app import CardroomApp
+from client.connection import Client
+from client.records import fetch_record
+from client.screens import MatchScreen
+from client.verify import verify
+from client.widgets import HandPanel
+from tests.client.helpers import SIZE, until
+
+
+def status(app: CardroomApp) -> str:
+    return str(app.screen.query_one("#status").render())
+
+
+async def test_the_table_waits_for_the_deal_then_shows_it(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connection, "new_nonce", lambda: "e5" * 16)  # to find alice's nonce in the record
+    app = CardroomApp(server_url, "alice")  # no seed: the deal is derived from both seats' nonces
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.link.client is not None, "the connection")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen), "the new table")
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        await until(pilot, lambda: status(app) == "waiting for an opponent to join", "the empty seat to show")
+        assert screen.view is None and not screen.query_one(HandPanel).cards  # no deal, so no hand
+        async with await Client.connect(server_url, name="bob") as bob:
+            seat = await bob.join(screen.room, nonce="f6" * 16)
+            await until(pilot, lambda: status(app) == "your move", "the deal once the opponent sits")
+            assert screen.view is not None
+            shown = [c["text"] for c in screen.query_one(HandPanel).cards]
+            assert shown and shown == [c["text"] for c in screen.view["hands"][0]["cards"]]
+            await bob.request("resign", room=seat.room, token=seat.token)
+            await until(pilot, lambda: status(app).startswith("match over"), "the result")
+    record = await fetch_record(server_url, screen.room)
+    assert record["nonces"] == ["e5" * 16, "f6" * 16]
+    assert verify(record).ok
