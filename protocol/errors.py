@@ -35,6 +35,7 @@ class ErrorCode(enum.StrEnum):
     SERVER_FULL = "server_full"
     TOO_MANY_ROOMS = "too_many_rooms"
     INTERNAL = "internal"
+    FORBIDDEN = "forbidden"
     CANNOT_CANCEL = "cannot_cancel"
     ROOM_CLOSED = "room_closed"
 

@@ -51,6 +51,8 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "leave": (_ROOM,),
     "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
     "export": (_ROOM,),
+    "admin": (Field("op", str, max_len=16), Field("secret", str, max_len=256), Field("room", str, required=False, max_len=64),
+              Field("seat", int, required=False)),
     "cancel": (_ROOM, _TOKEN),
     "chat": (_ROOM, Field("text", str, max_len=200)),
     "rematch": (_ROOM, _TOKEN, _NONCE),
@@ -62,7 +64,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
 
 SERVER_MESSAGES: frozenset[str] = frozenset(
     {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
-     "match"}
+     "match", "admin"}
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
     | {"presence", "abort_offered", "seat_moved"}
 )

@@ -55,7 +55,20 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("source", help="a record file from `cardroom export` (- for stdin), or a room id with --url")
     check.add_argument("--url", default=None, help="fetch the record of room SOURCE from this server")
 
+    operator = sub.add_parser("admin", help="operator requests: rooms, show ROOM, close ROOM, kick ROOM SEAT")
+    operator.add_argument("op", choices=["rooms", "show", "close", "kick"])
+    operator.add_argument("room", nargs="?")
+    operator.add_argument("seat", nargs="?", type=int)
+    operator.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    operator.add_argument("--secret-file", help="a file holding the admin secret (else env CARDROOM_ADMIN_SECRET)")
+
     args = parser.parse_args(argv)
+    if args.command == "admin":
+        import asyncio
+
+        from client.admin import admin_command, read_secret
+
+        return asyncio.run(admin_command(args.url, args.op, args.room, args.seat, read_secret(args.secret_file)))
     if args.command in ("export", "verify"):
         import asyncio
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from server.lobby import Lobby
     from server.room import Room
 
-__all__ = ["LISTED_AFTER_END", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "listed", "waiting"]
+__all__ = ["LISTED_AFTER_END", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "listed", "tell_closed", "waiting"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,11 @@ async def close(lobby: Lobby, room: Room, reason: str, by: Connection | None = N
     script = lobby.store.redis.register_script(_CLOSE)
     if not await script(keys=[key, key + ":log", key + ":chat", OPEN], args=[reason, str(LIVE_TTL), room.id]):
         raise ProtocolError(ErrorCode.CANNOT_CANCEL, f"room {room.id} has a finished match; it cannot be closed")
+    tell_closed(lobby, room, reason, by, re)
+
+
+def tell_closed(lobby: Lobby, room: Room, reason: str, by: Connection | None = None, re: int | None = None) -> None:
+    """Take a room out of the lobby and tell everyone watching it why (``room_closed``)."""
     lobby.rooms.pop(room.id, None)
     room.closed = reason
     if room.timer is not None:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from server.lobby import Lobby
 
 __all__ = [
-    "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "OUTBOX_DROPS", "RATE_LIMITED",
+    "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "KICKS", "OUTBOX_DROPS", "RATE_LIMITED",
     "REFUSED", "ROOMS", "RoomCollector", "scrape",
 ]
 
@@ -34,6 +34,7 @@ OUTBOX_DROPS = Counter("cardroom_outbox_drops", "Connections dropped for not rea
 RATE_LIMITED = Counter("cardroom_rate_limited", "Messages dropped by the per-connection rate limit")
 REFUSED = Counter("cardroom_refused_connections", "Handshakes refused, by reason", ["reason"])
 ERRORS = Counter("cardroom_errors", "Error replies sent, by code", ["code"])
+KICKS = Counter("cardroom_kicks", "Connections the operator dropped (admin kick)")
 
 
 class RoomCollector(Collector):

@@ -384,6 +384,11 @@ class Room:
             seat = self._playing(token)
             await self._apply(seat, {"kind": "resign"}, conn, re)
 
+    async def halt(self) -> None:
+        """The operator ends the running match: no result (reason ``aborted``), stored and told like any
+        decision, so its record is kept; the caller holds the lock."""
+        await self._apply(0, {"kind": "abort"}, None, None, by_server=True)
+
     async def abort(self, conn: Connection, token: str, re: int) -> None:
         """Offer (or, the last seat to ask, agree) to abort: no result; only before anything is resolved."""
         async with self.lock:

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admission, chat, expiry, metrics, rematch, retries
+from server import admin, admission, chat, expiry, metrics, rematch, retries
 from server.connection import Connection
 from server.history import over_frame
 from server.identity import identify
@@ -254,6 +254,9 @@ class Session:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"you are not in room {room.id}")
         room.unwatch(self.conn)
         self.reply(re, "left", room=room.id)
+
+    async def on_admin(self, m: dict[str, Any], re: int) -> None:
+        self.reply(re, "admin", op=m["op"], result=await admin.handle(self.lobby, m))
 
     async def on_export(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "match", record=await match_record(self.lobby, m["room"]))
