@@ -36,6 +36,7 @@ class ErrorCode(enum.StrEnum):
     TOO_MANY_ROOMS = "too_many_rooms"
     INTERNAL = "internal"
     FORBIDDEN = "forbidden"
+    KEY_REQUIRED = "key_required"
     CANNOT_CANCEL = "cannot_cancel"
     ROOM_CLOSED = "room_closed"
 

@@ -37,6 +37,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("game", str, max_len=40),
         Field("options", dict, required=False),
         Field("seed", int, required=False),
+        Field("ranked", bool, required=False),
         Field("sit", bool, required=False),
         Field("daily", bool, required=False),
         Field("spectator_chat", str, required=False, max_len=16),
@@ -51,6 +52,8 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "leave": (_ROOM,),
     "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
     "export": (_ROOM,),
+    "ratings": (Field("game", str, max_len=40), Field("limit", int, required=False)),
+    "history": (Field("player", str, required=False, max_len=32), Field("limit", int, required=False)),
     "admin": (Field("op", str, max_len=16), Field("secret", str, max_len=256), Field("room", str, required=False, max_len=64),
               Field("seat", int, required=False)),
     "cancel": (_ROOM, _TOKEN),
@@ -64,7 +67,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
 
 SERVER_MESSAGES: frozenset[str] = frozenset(
     {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
-     "match", "admin"}
+     "match", "admin", "ratings", "history"}
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
     | {"presence", "abort_offered", "seat_moved"}
 )

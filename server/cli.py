@@ -62,7 +62,25 @@ def main(argv: list[str] | None = None) -> int:
     operator.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
     operator.add_argument("--secret-file", help="a file holding the admin secret (else env CARDROOM_ADMIN_SECRET)")
 
+    rating = sub.add_parser("ratings", help="a two-player game's rating table (rated rooms)")
+    rating.add_argument("game", help="creature_wars or fairy_meat")
+    rating.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    rating.add_argument("--limit", type=int, default=20)
+
+    past = sub.add_parser("history", help="a player's last matches (their rooms can be exported)")
+    past.add_argument("player", help="the player id (`welcome` says yours)")
+    past.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    past.add_argument("--limit", type=int, default=20)
+
     args = parser.parse_args(argv)
+    if args.command in ("ratings", "history"):
+        import asyncio
+
+        from client.standings import history_command, ratings_command
+
+        if args.command == "ratings":
+            return asyncio.run(ratings_command(args.url, args.game, args.limit))
+        return asyncio.run(history_command(args.url, args.player, args.limit))
     if args.command == "admin":
         import asyncio
 

@@ -14,7 +14,7 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
-from server import seeding
+from server import seeding, standings
 from server.clock import limits_for
 from server.health import Health
 from server.identity import Names
@@ -82,7 +82,8 @@ class Lobby:
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
-                     clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "") -> Room:
+                     clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "",
+                     rated: bool = False) -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
@@ -123,6 +124,11 @@ class Lobby:
             table = "" if scenario else "all"
         if seats != 1:
             table = ""
+        if rated:
+            if seats != 2 or scenario or seed is not None or daily:
+                raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: 'ranked' is for two-player rooms dealt by the "
+                                                         "players' seeds: no 'seed', no 'daily', no scenario options")
+            table = standings.RATED
         server_seed = secrets.randbits(63) if seed is None else seed
         salt = seeding.new_salt()
         try:

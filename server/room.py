@@ -15,7 +15,7 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server import clock as clocks
-from server import metrics, seeding
+from server import metrics, seeding, standings
 from server.connection import Connection
 from server.history import History
 from server.reveal import reveal_fields
@@ -334,6 +334,11 @@ class Room:
             self.ended = time.time()
         self.broadcast(events, conn, re)
         self.arm()
+        if outcome is not None:
+            try:
+                await standings.settle(self)
+            except Exception:  # the match stands; its rating and history can be settled again later
+                log.exception("match not settled", extra={"room": self.id})
 
     async def _applied_before(self, seat: Seat, version: int, decision: Decision) -> bool:
         """Whether the seat's first stored decision after ``version`` is this one: a client that retries a

@@ -11,9 +11,10 @@ from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from engine import registry
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admin, admission, chat, expiry, metrics, rematch, retries
+from server import admin, admission, chat, expiry, metrics, rematch, retries, standings
 from server.connection import Connection
 from server.history import over_frame
 from server.identity import identify
@@ -169,10 +170,12 @@ class Session:
             if m.get("sit", True):
                 await self.sit(room.id, None, re, again=True)
             return
+        if m.get("ranked") and m.get("sit", True) and not self.conn.player:
+            raise ProtocolError(ErrorCode.KEY_REQUIRED, "a rated room seats players with a key: say hello with 'key'")
         self.lobby.quota.check(self.address, self.lobby.rooms, self.conn.player or "")
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
-                                       clock=m.get("clock"), spectator_chat=spectator_chat,
+                                       clock=m.get("clock"), spectator_chat=spectator_chat, rated=m.get("ranked", False),
                                        player=(self.conn.player or "") if m.get("sit", True) else "", request=request)
         self.lobby.quota.record(self.address, room.id, self.conn.player or "")
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
@@ -199,6 +202,8 @@ class Session:
         if room.over:  # nothing to sit in: the late comer watches the result
             await self.enter(room, None, re, "spectating", commitment=room.commitment)
             return
+        if room.table == standings.RATED and not self.conn.player:
+            raise ProtocolError(ErrorCode.KEY_REQUIRED, f"room {room.id} is rated: say hello with a 'key' to sit in it")
         held = retries.held_seat(room, self.conn, self.conn.player or "", seat) if again else None
         if held is not None:
             token = await retries.reissue(room, held)
@@ -257,6 +262,19 @@ class Session:
 
     async def on_admin(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "admin", op=m["op"], result=await admin.handle(self.lobby, m))
+
+    async def on_ratings(self, m: dict[str, Any], re: int) -> None:
+        game = m["game"]
+        if registry.get(game) is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game!r}; games: {', '.join(registry.GAMES)}")
+        self.reply(re, "ratings", game=game, entries=await standings.leaders(self.lobby.store, game, m.get("limit", 20)))
+
+    async def on_history(self, m: dict[str, Any], re: int) -> None:
+        player = m.get("player") or self.conn.player
+        if not player:
+            raise ProtocolError(ErrorCode.BAD_FIELD, "history: give 'player', or say hello with a key for your own")
+        self.reply(re, "history", player=player,
+                   entries=await standings.history(self.lobby.store, player, m.get("limit", 20)))
 
     async def on_export(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "match", record=await match_record(self.lobby, m["room"]))

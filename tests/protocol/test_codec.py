@@ -23,6 +23,8 @@ VALID: dict[str, dict[str, Any]] = {
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
     "export": {"t": "export", "id": 10, "room": "r1"},
     "admin": {"t": "admin", "id": 17, "op": "show", "secret": "s", "room": "r1", "seat": 0},
+    "ratings": {"t": "ratings", "id": 18, "game": "creature_wars", "limit": 5},
+    "history": {"t": "history", "id": 19, "player": "0123456789abcdef", "limit": 5},
     "cancel": {"t": "cancel", "id": 13, "room": "r1", "token": "tok"},
     "chat": {"t": "chat", "id": 11, "room": "r1", "text": "good luck"},
     "rematch": {"t": "rematch", "id": 12, "room": "r1", "token": "tok"},
