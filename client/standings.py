@@ -33,23 +33,25 @@ def format_history(reply: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-async def ratings_command(url: str, game: str, limit: int) -> int:
+async def _ask(url: str, command: str, kind: str, **fields: Any) -> dict[str, Any] | None:
+    """One request's reply, or None after printing the server's error."""
     async with await Client.connect(url) as client:
         try:
-            reply = await client.request("ratings", game=game, limit=limit)
+            return await client.request(kind, **fields)
         except ClientError as exc:
-            print(f"cardroom ratings: {exc.message}", file=sys.stderr)
-            return 1
-    print(format_ratings(reply))
-    return 0
+            print(f"cardroom {command}: {exc.message}", file=sys.stderr)
+            return None
+
+
+async def ratings_command(url: str, game: str, limit: int) -> int:
+    reply = await _ask(url, "ratings", "ratings", game=game, limit=limit)
+    if reply is not None:
+        print(format_ratings(reply))
+    return 0 if reply is not None else 1
 
 
 async def history_command(url: str, player: str, limit: int) -> int:
-    async with await Client.connect(url) as client:
-        try:
-            reply = await client.request("history", player=player, limit=limit)
-        except ClientError as exc:
-            print(f"cardroom history: {exc.message}", file=sys.stderr)
-            return 1
-    print(format_history(reply))
-    return 0
+    reply = await _ask(url, "history", "history", player=player, limit=limit)
+    if reply is not None:
+        print(format_history(reply))
+    return 0 if reply is not None else 1
