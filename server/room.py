@@ -27,6 +27,9 @@ SERVER_ONLY = frozenset({"timeout", "forfeit", "abort"})
 """Decision kinds only the server applies (a clock ran out, a seat stayed away, both seats agreed to abort)."""
 
 log = logging.getLogger(__name__)
+RETRY_REFUSALS = frozenset({ErrorCode.STALE_VERSION, ErrorCode.NOT_YOUR_TURN, ErrorCode.MATCH_OVER,
+                            ErrorCode.ILLEGAL_DECISION, ErrorCode.BAD_FIELD})
+"""Refusals that a retried, already stored decision would meet: only then is the log asked about it."""
 RETRY_WINDOW = 64
 """How many versions back a retried decision is still recognised as already stored."""
 DISPLAY_ONLY = frozenset({"label", "loses"})
@@ -267,22 +270,31 @@ class Room:
             if not all(self.seats):
                 waiting = sum(1 for s in self.seats if s is None)
                 raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"room {self.id} is waiting for {waiting} more player(s)")
-            current = self.version
-            if version < current and await self._applied_before(seat, version, decision):
-                conn.send(self.view_frame(seat, [], re))  # a retry of a stored decision: acknowledged again
-                return
-            if self.over:
-                raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
-            if decision.get("kind") in SERVER_ONLY:
-                raise ProtocolError(ErrorCode.ILLEGAL_DECISION,
-                                    f"only the server applies {decision.get('kind')!r}; send 'resign' or 'abort' instead")
-            if not self.game.opened(self.state, seat) <= version <= current:
-                raise ProtocolError(
-                    ErrorCode.STALE_VERSION,
-                    f"decision made against version {version}; room {self.id} is at {current}, "
-                    f"and seat {seat}'s decision opened at {self.game.opened(self.state, seat)}",
-                )
-            await self._apply(seat, self.schema_fields(seat, decision), conn, re)
+            try:
+                self._current(seat, version, decision)
+                await self._apply(seat, self.schema_fields(seat, decision), conn, re)
+            except ProtocolError as exc:
+                # only a refused decision can be a retry of a stored one: the normal path reads nothing more
+                if (exc.code in RETRY_REFUSALS and version < self.version
+                        and await self._applied_before(seat, version, decision)):
+                    conn.send(self.view_frame(seat, [], re))  # acknowledged again, not applied twice
+                    return
+                raise
+
+    def _current(self, seat: Seat, version: int, decision: Decision) -> None:
+        """Refuse a decision for a finished match, a server-only kind, or a version outside ``opened..current``."""
+        if self.over:
+            raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
+        if decision.get("kind") in SERVER_ONLY:
+            raise ProtocolError(ErrorCode.ILLEGAL_DECISION,
+                                f"only the server applies {decision.get('kind')!r}; send 'resign' or 'abort' instead")
+        current = self.version
+        if not self.game.opened(self.state, seat) <= version <= current:
+            raise ProtocolError(
+                ErrorCode.STALE_VERSION,
+                f"decision made against version {version}; room {self.id} is at {current}, "
+                f"and seat {seat}'s decision opened at {self.game.opened(self.state, seat)}",
+            )
 
     def schema_fields(self, seat: Seat, decision: Decision) -> Decision:
         """The decision with only the fields the game's decisions of its kind have: anything else is refused,

@@ -99,3 +99,21 @@ async def test_a_node_caps_its_rooms_and_spectators(server_url: str, monkeypatch
         with pytest.raises(ClientError) as watching:
             await b.spectate(seat.room)
         assert watching.value.code == "server_full"
+
+
+async def test_a_repeated_lock_in_is_acknowledged_not_refused(server_url: str, redis_url: str) -> None:
+    """A sealed play sent twice against the same version (its reply lost, say) is stored once and acknowledged twice,
+    while a different play after locking in is still refused."""
+    async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
+        sa = await a.create("creature_wars", seed=5)
+        assert not isinstance(sa, str)
+        await b.join(sa.room)
+        version = a.versions[sa.room]
+        play = dict(a.views[sa.room]["legal"][0])
+        first = await a.decide(sa, play, version)
+        again = await a.decide(sa, play, version)
+        assert again["version"] == first["version"] == version + 1
+        with pytest.raises(ClientError) as refused:
+            await a.decide(sa, {**play, "slot": (play["slot"] + 1) % 5}, version)
+        assert refused.value.code == "not_your_turn"
+        assert len(await stored(redis_url, sa.room)) == 1
