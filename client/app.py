@@ -9,6 +9,7 @@ a refused request comes back as a toast with the server's message.
 from __future__ import annotations
 
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 from textual import on, work
@@ -16,8 +17,13 @@ from textual.app import App
 from websockets.exceptions import WebSocketException
 
 from client.connection import ClientError
+from client.identity import IdentityStore
 from client.link import Link
 from client.messages import (
+    AbortMatch,
+    CancelRoom,
+    ChatArrived,
+    ClockArrived,
     Connected,
     CreateRoom,
     Decide,
@@ -26,15 +32,24 @@ from client.messages import (
     LeaveRoom,
     Left,
     MatchOver,
+    NameRefused,
+    OfferRematch,
+    PresenceChanged,
     RefreshRooms,
+    RematchOffered,
+    RematchReady,
     RequestScores,
+    ResignMatch,
+    RoomClosed,
     RoomsListed,
+    SayChat,
     ScoresArrived,
     SeatGranted,
     ServerError,
     SpectateRoom,
     Spectating,
     ViewArrived,
+    YourRooms,
 )
 from client.screens import (
     FairyMeatScreen,
@@ -45,7 +60,10 @@ from client.screens import (
     TableauScreen,
     TableScreen,
 )
+from client.screens.duel import DuelScreen
+from client.screens.end import EndScreen
 from client.screens.high_scores import TABLES
+from client.screens.name import NameScreen
 
 __all__ = ["GAMES_SHOWN", "TABLE_SCREENS", "CardroomApp"]
 
@@ -65,21 +83,25 @@ class CardroomApp(App[None]):
     """Lobby and tables of a cardroom server, in the terminal.
 
     ``seed`` fixes the deal of rooms this app creates (tests, replays); ``join`` or
-    ``spectate`` name a room to open as soon as the connection is up.
+    ``spectate`` name a room to open as soon as the connection is up. The player key and
+    the seat tokens live in ``state_dir`` (default: the user's state directory, see
+    :mod:`client.identity`); a ``guest`` keeps nothing and sends no key.
     """
 
     TITLE = "cardroom"
     NOTIFICATION_TIMEOUT = 6.0
 
     def __init__(self, url: str, name: str, *, seed: int | None = None, join: str | None = None,
-                 spectate: str | None = None) -> None:
+                 spectate: str | None = None, state_dir: Path | str | None = None, guest: bool = False) -> None:
         super().__init__()
         self.url = url
         self.player = name
         self.seed = seed
         self.auto_join = join
         self.auto_spectate = spectate
-        self.link = Link(url, name, self.post_message)
+        self.store = None if guest else IdentityStore(state_dir)
+        """The identity file (None for a guest)."""
+        self.link = Link(url, name, self.post_message, store=self.store)
         self.lobby = LobbyScreen()
         self.rooms: dict[str, dict[str, Any]] = {}
         """The latest lobby summary of each room."""
@@ -146,6 +168,7 @@ class CardroomApp(App[None]):
             if self.auto_spectate:
                 self.request(self.link.spectate(self.auto_spectate), "spectate")
         self.request(self.link.list_rooms(), "list rooms", background=True)
+        self._your_rooms()
 
     @on(Disconnected)
     def _disconnected(self, message: Disconnected) -> None:
@@ -162,11 +185,14 @@ class CardroomApp(App[None]):
             summary = self.rooms.get(screen.room)
             if summary is not None:
                 screen.free_seats = max(0, int(summary.get("seats", 0)) - int(summary.get("taken", 0)))
+                if isinstance(screen, DuelScreen):
+                    screen.names = tuple(str(n or "") for n in summary.get("players") or ())
 
     @on(SeatGranted)
     def _seat_granted(self, message: SeatGranted) -> None:
         self.lobby.held = frozenset(self.link.seats)
         self._open(message.seat.room, message.seat.game, spectator=False)
+        self._your_rooms()
 
     @on(Spectating)
     def _spectating(self, message: Spectating) -> None:
@@ -198,12 +224,18 @@ class CardroomApp(App[None]):
         screen = self.match_screen(message.room)
         if screen is not None:
             screen.match_over(message.outcome, message.seed, message.commitment)
+        if self.link.watching.get(message.room):
+            self.link.forget(message.room)  # over and seen: the stored token has done its work
+            self._your_rooms()
+        if isinstance(screen, DuelScreen):
+            screen.show_end(message.outcome, message.seed, message.commitment, self.link.commitments.get(message.room))
         detail = message.outcome.get("detail") or message.outcome.get("reason", "")
         self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
 
     @on(Left)
     def _left(self, message: Left) -> None:
         self.request(self.link.list_rooms(), "list rooms", background=True)
+        self._your_rooms()
 
     @on(ServerError)
     def _server_error(self, message: ServerError) -> None:
@@ -214,6 +246,8 @@ class CardroomApp(App[None]):
     @on(RefreshRooms)
     def _refresh_rooms(self, message: RefreshRooms) -> None:
         self.request(self.link.list_rooms(), "list rooms", background=message.background)
+        if not message.background:
+            self._your_rooms()
 
     @on(CreateRoom)
     def _create_room(self, message: CreateRoom) -> None:
@@ -260,3 +294,136 @@ class CardroomApp(App[None]):
     @on(Decide)
     def _decide(self, message: Decide) -> None:
         self.request(self.link.decide(message.room, message.decision), "decision")
+
+    # -- identity, clocks, table talk, the end of a match -------------------------------
+
+    def _your_rooms(self) -> None:
+        """Ask the link for the seats we hold, checked against the server (arrives as :class:`YourRooms`)."""
+        if self.link.client is not None:
+            self.request(self.link.your_rooms(), "your rooms", background=True)
+
+    def duel_screen(self, room: str) -> DuelScreen | None:
+        """The open two-player table of ``room``, if any."""
+        screen = self.match_screen(room)
+        return screen if isinstance(screen, DuelScreen) else None
+
+    @on(YourRooms)
+    def _your_rooms_arrived(self, message: YourRooms) -> None:
+        self.lobby.held = frozenset(self.link.seats)
+        self.lobby.show_your_rooms(message.rooms, message.checked)
+
+    @on(NameRefused)
+    def _name_refused(self, message: NameRefused) -> None:
+        self.sub_title = f"name refused: {message.code}"
+        self._set_notice(f"the server refused the name {message.name!r} ({message.code}): {message.message}")
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                self.exit()
+                return
+            self.player = name
+            self.link.rename(name)
+
+        self.push_screen(NameScreen(message.code, message.message, message.name), chosen)
+
+    @on(ClockArrived)
+    def _clock_arrived(self, message: ClockArrived) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.set_clock(message.clock)
+
+    @on(ChatArrived)
+    def _chat_arrived(self, message: ChatArrived) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.chat(message.name, message.seat, message.text, message.ts)
+
+    @on(PresenceChanged)
+    def _presence_changed(self, message: PresenceChanged) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is None:
+            return
+        who = screen.seat_name(message.seat)
+        if message.connected:
+            text = f"{who} is back."
+        else:
+            text = f"{who} lost the connection; a running clock keeps running (60 s grace, then forfeit)."
+        screen.room_notice(text)
+        self.notify(text, title=f"room #{message.room}", markup=False)
+
+    @on(RoomClosed)
+    def _room_closed(self, message: RoomClosed) -> None:
+        text = f"Room #{message.room} was {message.reason or 'closed'}."
+        screen = self.match_screen(message.room)
+        if isinstance(screen, DuelScreen):
+            screen.room_notice(text, error=True)
+        if screen is not None and screen is self.screen:
+            self.pop_screen()
+        self.notify(text, title="room closed", severity="warning", markup=False)
+        self.request(self.link.list_rooms(), "list rooms", background=True)
+        self._your_rooms()
+
+    @on(RematchOffered)
+    def _rematch_offered(self, message: RematchOffered) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.rematch_offered(message.seat)
+
+    @on(RematchReady)
+    def _rematch_ready(self, message: RematchReady) -> None:
+        """Both agreed: close the old table (and its end screen), open the new room's."""
+        old = self.match_screen(message.room)
+        while len(self.screen_stack) > 1 and (
+                self.screen is old or (isinstance(self.screen, EndScreen) and self.screen.ending.room == message.room)):
+            self.pop_screen()
+        if self.link.watching.pop(message.room, None) is not None:
+            self.request(self.link.leave(message.room), "leave", background=True)
+        self.link.forget(message.room)
+        self._open(message.seat.room, message.seat.game, spectator=False)
+        self.notify(f"Rematch in room #{message.seat.room}: you are Player {message.seat.seat + 1}.",
+                    title="rematch", markup=False)
+        self._your_rooms()
+
+    @on(SayChat)
+    def _say_chat(self, message: SayChat) -> None:
+        self.run_worker(self._chat(message.room, message.text), group="requests", name="chat", exit_on_error=False)
+
+    async def _chat(self, room: str, text: str) -> None:
+        """Send a chat line; a refusal (too long, too fast, not watching) is written in the chat log."""
+        try:
+            await self.link.chat(room, text)
+        except ClientError as exc:
+            self._chat_refused(room, f"not sent ({exc.code}): {exc.message}")
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            self._chat_refused(room, f"not sent: {exc or type(exc).__name__}")
+
+    def _chat_refused(self, room: str, text: str) -> None:
+        screen = self.duel_screen(room)
+        if screen is not None:
+            screen.room_notice(text, error=True)
+        else:
+            self.notify(text, title="chat", severity="error", markup=False)
+
+    @on(ResignMatch)
+    def _resign(self, message: ResignMatch) -> None:
+        self.request(self.link.resign(message.room), "resign")
+
+    @on(AbortMatch)
+    def _abort(self, message: AbortMatch) -> None:
+        self.request(self._then(self.link.abort(message.room), message.room,
+                                "Abort offered: the match ends with no result if your opponent presses A too."), "abort")
+
+    @on(CancelRoom)
+    def _cancel(self, message: CancelRoom) -> None:
+        self.request(self.link.cancel(message.room), "cancel room")
+
+    @on(OfferRematch)
+    def _offer_rematch(self, message: OfferRematch) -> None:
+        self.request(self.link.rematch(message.room), "rematch")
+
+    async def _then(self, call: Coroutine[Any, Any, None], room: str, text: str) -> None:
+        """Run ``call``; once the server accepted it, write ``text`` in the room's chat log."""
+        await call
+        screen = self.duel_screen(room)
+        if screen is not None:
+            screen.room_notice(text)

@@ -327,7 +327,7 @@ class Link:
             except ClientError:
                 summaries = None
         held = sorted(self.seats.values(), key=lambda s: s.room)
-        self.post(YourRooms([(seat, (summaries or {}).get(seat.room)) for seat in held]))
+        self.post(YourRooms([(seat, (summaries or {}).get(seat.room)) for seat in held], summaries is not None))
 
     async def decide(self, room: str, decision: dict[str, Any]) -> None:
         """Send a decision for our seat in ``room``, against the latest view's version."""

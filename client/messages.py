@@ -274,9 +274,11 @@ class RematchReady(Message):
 class YourRooms(Message):
     """The seats this player holds, as stored here, each with the server's summary (None: not listed by it)."""
 
-    def __init__(self, rooms: list[tuple[Seat, dict[str, Any] | None]]) -> None:
+    def __init__(self, rooms: list[tuple[Seat, dict[str, Any] | None]], checked: bool = False) -> None:
         super().__init__()
         self.rooms = rooms
+        self.checked = checked
+        """Whether the server answered ``my_rooms`` (a None summary then means it does not list the room)."""
 
 
 # -- table talk, the end of a match (from the player) ----------------------------------

@@ -27,6 +27,7 @@ from textual.widgets import Static
 
 from client.playing_cards import SUIT_SYMBOLS, face_text, faces_text
 from client.render import LOCK, player_name
+from client.screens.duel import DUEL_ACTIONS, DUEL_HELP, DuelScreen
 from client.screens.solitaire import SolitaireScreen
 from client.screens.table import decision_of
 
@@ -537,14 +538,14 @@ class SpoilsScreen(ModalScreen[None]):
 # -- the screen ---------------------------------------------------------------------
 
 
-class FairyMeatScreen(SolitaireScreen):
+class FairyMeatScreen(SolitaireScreen, DuelScreen):
     """One Fairy Meat room: the opponent's fairy on top, the combat and the last reveal, yours below.
 
     A spectator sees both fairies and the public reveal, no hands and no moves.
     """
 
     GAME_TITLE = "Fairy Meat"
-    RULES_HELP = RULES + "\n" + KEYS_HELP_EXTRA
+    RULES_HELP = RULES + "\n" + KEYS_HELP_EXTRA + DUEL_HELP
 
     DEFAULT_CSS = """
     FairyMeatScreen #body { height: 1fr; }
@@ -644,6 +645,12 @@ class FairyMeatScreen(SolitaireScreen):
             self._refresh_status()
 
     # -- keys ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The two-player keys are the duel table's to judge; the rest the solitaire frame's."""
+        if action in DUEL_ACTIONS:
+            return DuelScreen.check_action(self, action, parameters)
+        return super().check_action(action, parameters)
 
     def action_spoils(self) -> None:
         """Browse the Spoils Heap's face-up cards (public to everyone)."""

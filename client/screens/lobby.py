@@ -15,6 +15,7 @@ from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
 from client.screens.dialogs import HelpScreen
 from client.screens.high_scores import ScoresScreen
+from client.screens.your_rooms import YourRoomsList
 from client.widgets import Banner
 
 __all__ = ["GAME_CHOICES", "LobbyScreen", "room_row"]
@@ -42,6 +43,7 @@ HELP = """\
   c          create a room of the chosen game and sit in it
   t          high scores of the solitaires (all time and today)
   r          refresh the list
+  y          your rooms: the seats you hold (kept across restarts); Enter there takes one back
   ?          this help
   q          quit
 """
@@ -88,6 +90,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "toggle_daily", "daily"),
         Binding("t", "scores", "scores"),
         Binding("r", "refresh", "refresh"),
+        Binding("y", "your_rooms", "your rooms", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "app.quit", "quit"),
     ]
@@ -95,12 +98,15 @@ class LobbyScreen(Screen[None]):
     rooms: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
     held: reactive[frozenset[str]] = reactive(frozenset())
     notice: reactive[str] = reactive("")
+    yours_shown = False
+    """Whether "your rooms" was filled once (only a client that starts with held seats moves the focus there)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Banner(id="notice")
         with Horizontal(id="lobby"):
             with Vertical(id="rooms-pane"):
+                yield YourRoomsList(id="yours")
                 table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
                 yield table
                 yield Static("Enter join · s spectate · r refresh", id="hint")
@@ -236,6 +242,25 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.post_message(RefreshRooms())
+
+    def show_your_rooms(self, rooms: list[tuple[Any, dict[str, Any] | None]], checked: bool) -> None:
+        """The seats we hold; if the client started holding some, the focus goes to them (Enter resumes)."""
+        yours = self.query_one("#yours", YourRoomsList)
+        first, self.yours_shown = not self.yours_shown, True
+        yours.checked = checked
+        yours.rooms = tuple(rooms)
+        if rooms and first and self.is_current:
+            yours.focus()
+
+    def action_your_rooms(self) -> None:
+        """Move to "your rooms" (and back to the room list)."""
+        yours = self.query_one("#yours", YourRoomsList)
+        if not yours.rooms:
+            self.notify("You hold no seat in any room.", severity="warning")
+        elif yours.has_focus:
+            self.query_one("#rooms", DataTable).focus()
+        else:
+            yours.focus()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(HELP))

@@ -17,8 +17,9 @@ from textual.widgets import Footer, Header, Static
 from client.messages import Decide
 from client.render import legal_slots, player_name, status_line
 from client.screens.dialogs import HelpScreen
+from client.screens.duel import DUEL_ACTIONS, DUEL_HELP, DuelScreen
 from client.screens.question import QuestionScreen
-from client.screens.table import SPECTATOR_BANNER, TableScreen
+from client.screens.table import SPECTATOR_BANNER
 from client.widgets import (
     Banner,
     DuelPanel,
@@ -56,7 +57,7 @@ Dimmed cards cannot be played now; ": (n)" after a card is its cooldown.
 """
 
 
-class MatchScreen(TableScreen):
+class MatchScreen(DuelScreen):
     """One Creature Wars room: both Empires, the last duel, your hand, the log and whose move it is.
 
     When the view carries a ``question`` (only the asked seat's does), a
@@ -225,6 +226,8 @@ class MatchScreen(TableScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Spectators have no hand: the card keys are off (and out of the footer)."""
+        if action in DUEL_ACTIONS:
+            return super().check_action(action, parameters)
         return not (self.spectator and action in ("pick", "move", "lock_in", "witch", "question"))
 
     def action_pick(self, n: int) -> None:
@@ -277,7 +280,7 @@ class MatchScreen(TableScreen):
         panel.card = card
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(HELP))
+        self.app.push_screen(HelpScreen(HELP + DUEL_HELP))
 
     def action_back(self) -> None:
         panel = self.query_one("#witch", WitchPanel)
