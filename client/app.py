@@ -215,6 +215,8 @@ class CardroomApp(App[None]):
         if screen is None:
             return
         screen.show(message.version, message.view, message.events)
+        if isinstance(screen, DuelScreen):
+            screen.name_clocks()  # "You" once the view says which seat is ours
         if message.version == 0 and not message.events:
             # a seat was taken or a table opened: learn from the lobby whether anyone is still missing
             self.request(self.link.list_rooms(), "list rooms", background=True)

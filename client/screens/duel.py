@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 from client.chat import TableTalk, chat_line
-from client.clock import ClockBar, clocks_of
+from client.clock import ClockBar, Clocks, clocks_of
 from client.messages import AbortMatch, CancelRoom, LeaveRoom, ResignMatch, SayChat
 from client.screens.dialogs import ConfirmScreen
 from client.screens.end import Ending, EndScreen
@@ -54,12 +54,17 @@ class DuelScreen(TableScreen):
         self.ending: Ending | None = None
         self.end_screen: EndScreen | None = None
         self.rematch_offers: frozenset[int] = frozenset()
+        self.clocks: Clocks | None = None
+        """The clocks of the last view that carried them."""
 
     def on_mount(self) -> None:
         """(The game screen's ``on_mount`` runs too.) Place the clock bar and the chat above the status line."""
         status = self.query("#status")
         before = status.first() if status else None
-        self.mount(ClockBar(id="clocks"), TableTalk(id="talk"), before=before)
+        bar = ClockBar(id="clocks")
+        bar.clocks = self.clocks
+        self.mount(bar, TableTalk(id="talk"), before=before)
+        self.name_clocks()
 
     # -- what the app feeds in ---------------------------------------------------------
 
@@ -74,26 +79,28 @@ class DuelScreen(TableScreen):
 
     def set_clock(self, clock: dict[Any, Any]) -> None:
         """The ``clock`` a view message carried: restart the local countdown from it."""
-        self.query_one("#clocks", ClockBar).clocks = clocks_of(clock)
-        self._name_clocks()
+        self.clocks = clocks_of(clock)
+        for bar in self.query(ClockBar):
+            bar.clocks = self.clocks
+        self.name_clocks()
 
     def watch_names(self) -> None:
-        self._name_clocks()
+        self.name_clocks()
         if self.ending is not None and self.names:
             self.ending = _with_names(self.ending, self.names)
             if self.end_screen is not None:
                 self.end_screen.ending = self.ending
 
-    def _name_clocks(self) -> None:
-        if not self.is_mounted:
-            return
+    def name_clocks(self) -> None:
+        """Label the clocks: "You", the opponent's name, or the players' names for a spectator."""
         own = self.own_seat()
         seats = max(2, len(self.names))
         labels = []
         for seat in range(seats):
             name = self.names[seat] if seat < len(self.names) and self.names[seat] else f"Player {seat + 1}"
             labels.append("You" if seat == own else (f"{name} (opponent)" if own is not None else name))
-        self.query_one("#clocks", ClockBar).names = tuple(labels)
+        for bar in self.query(ClockBar):
+            bar.names = tuple(labels)
 
     def chat(self, name: str, seat: int | None, text: str, ts: float) -> None:
         """A chat line said at this table."""

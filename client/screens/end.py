@@ -158,7 +158,7 @@ class EndScreen(Screen[str | None]):
         return not (action == "rematch" and self.ending.seat is None)
 
     def _draw(self) -> None:
-        if not self.is_mounted:
+        if not self.query("#result"):  # not composed yet: on_mount draws
             return
         ending = self.ending
         result = result_line(ending)
