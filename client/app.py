@@ -21,6 +21,7 @@ from client.identity import IdentityStore
 from client.link import Link
 from client.messages import (
     AbortMatch,
+    AbortOffered,
     CancelRoom,
     ChatArrived,
     ClockArrived,
@@ -45,6 +46,7 @@ from client.messages import (
     SayChat,
     ScoresArrived,
     SeatGranted,
+    SeatMoved,
     ServerError,
     SpectateRoom,
     Spectating,
@@ -365,6 +367,27 @@ class CardroomApp(App[None]):
         self.request(self.link.list_rooms(), "list rooms", background=True)
         self._your_rooms()
 
+    @on(AbortOffered)
+    def _abort_offered(self, message: AbortOffered) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is None:
+            return
+        if message.seat == screen.own_seat():
+            screen.room_notice("You offered to abort; the match ends with no result if your opponent agrees.")
+            return
+        text = f"{screen.seat_name(message.seat)} offers to abort the match (no result): A accepts."
+        screen.room_notice(text)
+        self.notify(text, title=f"room #{message.room}", markup=False)
+
+    @on(SeatMoved)
+    def _seat_moved(self, message: SeatMoved) -> None:
+        text = (f"Your seat in room #{message.room} is now played from another connection; "
+                "take it back from Your rooms in the lobby.")
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.room_notice(text, error=True)
+        self.notify(text, title="seat moved", severity="warning", markup=False)
+
     @on(RematchOffered)
     def _rematch_offered(self, message: RematchOffered) -> None:
         screen = self.duel_screen(message.room)
@@ -412,8 +435,7 @@ class CardroomApp(App[None]):
 
     @on(AbortMatch)
     def _abort(self, message: AbortMatch) -> None:
-        self.request(self._then(self.link.abort(message.room), message.room,
-                                "Abort offered: the match ends with no result if your opponent presses A too."), "abort")
+        self.request(self.link.abort(message.room), "abort")
 
     @on(CancelRoom)
     def _cancel(self, message: CancelRoom) -> None:
@@ -422,10 +444,3 @@ class CardroomApp(App[None]):
     @on(OfferRematch)
     def _offer_rematch(self, message: OfferRematch) -> None:
         self.request(self.link.rematch(message.room), "rematch")
-
-    async def _then(self, call: Coroutine[Any, Any, None], room: str, text: str) -> None:
-        """Run ``call``; once the server accepted it, write ``text`` in the room's chat log."""
-        await call
-        screen = self.duel_screen(room)
-        if screen is not None:
-            screen.room_notice(text)

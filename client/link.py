@@ -19,6 +19,7 @@ from websockets.exceptions import WebSocketException
 from client.connection import Client, ClientError, Seat
 from client.identity import IdentityStore, StoredSeat
 from client.messages import (
+    AbortOffered,
     ChatArrived,
     ClockArrived,
     Connected,
@@ -32,6 +33,7 @@ from client.messages import (
     RoomClosed,
     RoomsListed,
     SeatGranted,
+    SeatMoved,
     ServerError,
     Spectating,
     ViewArrived,
@@ -210,6 +212,11 @@ class Link:
             if self.seats.pop(room, None) is not None:
                 self.forget(room)
             self.post(RoomClosed(room, str(message.get("reason", ""))))
+        elif kind == "abort_offered":
+            self.post(AbortOffered(room, int(message.get("seat", 0))))
+        elif kind == "seat_moved":
+            self.watching.pop(room, None)  # not ours to take back on a reconnect: the other terminal plays it
+            self.post(SeatMoved(room, int(message.get("seat", 0)), str(message.get("message", ""))))
         elif kind == "rematch_offered":
             self.post(RematchOffered(room, int(message.get("seat", 0))))
         elif kind == "rematch_ready":
@@ -337,7 +344,8 @@ class Link:
         await self.require().decide(seat, decision)
 
 
-TALK_KINDS = frozenset({"chat", "presence", "room_closed", "rematch_offered", "rematch_ready"})
+TALK_KINDS = frozenset({"chat", "presence", "room_closed", "rematch_offered", "rematch_ready", "abort_offered",
+                        "seat_moved"})
 
 
 def _reason(exc: BaseException) -> str:

@@ -14,6 +14,8 @@ from client.connection import Seat
 
 __all__ = [
     "AbortMatch",
+    "AbortOffered",
+    "SeatMoved",
     "CancelRoom",
     "ChatArrived",
     "ClockArrived",
@@ -251,6 +253,25 @@ class RoomClosed(Message):
         super().__init__()
         self.room = room
         self.reason = reason
+
+
+class AbortOffered(Message):
+    """The player in ``seat`` of ``room`` offers to abort the match (the other seat accepts with ``abort``)."""
+
+    def __init__(self, room: str, seat: int) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+
+
+class SeatMoved(Message):
+    """Another connection (another terminal of ours) took our seat in ``room``: its views go there now."""
+
+    def __init__(self, room: str, seat: int, message: str) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+        self.message = message
 
 
 class RematchOffered(Message):
