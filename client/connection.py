@@ -59,6 +59,8 @@ class Client:
         self.chats: dict[str, list[dict[str, Any]]] = {}
         self.presence: dict[str, dict[int, bool]] = {}
         self.closed: dict[str, str] = {}
+        self.rematch_offers: dict[str, set[int]] = {}
+        """Seats that asked for a rematch, by room."""
         self.rematches: dict[str, Seat] = {}
         """``rematch_ready`` by old room: the seat and token in the new room."""
         self.unqueued: set[int] = set()
@@ -142,6 +144,8 @@ class Client:
             self.presence.setdefault(room, {})[int(message["seat"])] = bool(message["connected"])
         elif kind == "room_closed":
             self.closed[room] = str(message.get("reason", ""))
+        elif kind == "rematch_offered":
+            self.rematch_offers.setdefault(room, set()).add(int(message["seat"]))
         elif kind == "rematch_ready":
             self.rematches[room] = Seat(str(message["new_room"]), int(message["seat"]), str(message["token"]),
                                         str(message.get("game", "")))

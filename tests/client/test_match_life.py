@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
+
 from client.app import CardroomApp
 from client.chat import ChatInput, TableTalk
 from client.connection import Client, Seat
@@ -11,6 +13,7 @@ from client.identity import IdentityStore
 from client.link import address_of
 from client.screens import ConfirmScreen, DuelScreen, EndScreen, LobbyScreen, MatchScreen
 from client.screens.end import commitment_of
+from client.screens.name import NameScreen
 from client.screens.your_rooms import YourRoomsList
 from tests.client.helpers import SIZE, panel_text, screen_text, until
 
@@ -109,7 +112,7 @@ async def test_rematch_moves_both_players_to_a_new_room_with_seats_swapped(serve
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
 
             await pilot.press("r")
-            await host.wait_for(lambda: any(m.get("t") == "rematch_offered" for m in list(host.inbox._queue)))
+            await host.wait_for(lambda: host.rematch_offers.get(seat.room) == {1})
             await until(pilot, lambda: "You asked for a rematch; waiting for host." in screen_text(app), "our offer")
 
             await host.rematch(seat)
@@ -177,3 +180,56 @@ async def test_resign_asks_first_then_ends_the_match(server_url: str) -> None:
             await bob.wait_for(lambda: seat.room in bob.over)
             outcome = bob.over[seat.room]["outcome"]
             assert outcome["reason"] == "resigned" and outcome["winner"] == seat.seat
+
+
+async def test_a_name_bound_to_another_key_is_refused_clearly_and_another_can_be_chosen(server_url: str) -> None:
+    async with await Client.connect(server_url, name="ada", key="k" * 32):
+        app = CardroomApp(server_url, "ada")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NameScreen), "the refusal")
+            text = screen_text(app)
+            assert "The server refused the name 'ada' (name_taken)" in text
+            assert "bound to their player key" in text
+            assert app.link.client is None
+            app.screen.query_one("#name", Input).value = "ada the second"
+            await pilot.press("enter")
+            await until(pilot, lambda: app.link.client is not None, "the connection under the new name")
+            assert app.link.client is not None and app.link.client.name == "ada the second"
+            assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_clocks_count_down_for_players_and_spectators(server_url: str) -> None:
+    async with await Client.connect(server_url, name="bob") as bob:
+        seat = await bob.create("creature_wars", seed=6)
+        assert isinstance(seat, Seat)
+        app = CardroomApp(server_url, "ada", join=seat.room)
+        watcher = CardroomApp(server_url, "eve", spectate=seat.room)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
+            await until(pilot, lambda: "▶ You 0:" in panel_text(app, "#clocks"), "our clock, running")
+            line = panel_text(app, "#clocks")
+            assert "+ bank 1:00" in line and "▶ bob (opponent) 0:" in line, "both sealed plays are timed"
+            assert table(app).clocks is not None and table(app).clocks.limits == {"move": 30, "bank": 60, "increment": 0}
+        async with watcher.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: on_table(watcher), "the spectator's table")
+            await pilot.press("r")
+            await until(pilot, lambda: "▶ bob 0:" in panel_text(watcher, "#clocks"), "the clocks, named")
+            assert "▶ ada 0:" in panel_text(watcher, "#clocks")
+
+
+async def test_abort_is_offered_then_agreed(server_url: str) -> None:
+    async with await Client.connect(server_url, name="bob", record_frames=True) as bob:
+        seat = await bob.create("creature_wars", seed=8)
+        assert isinstance(seat, Seat)
+        app = CardroomApp(server_url, "ada", join=seat.room)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
+            await pilot.press("A")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press("y")
+            talk = table(app).query_one(TableTalk)
+            await until(pilot, lambda: any("You offered to abort" in t for t in talk.texts), "our offer, confirmed")
+            assert seat.room not in bob.over
+            await bob.abort(seat)
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            assert "Aborted — aborted by both players" in screen_text(app)
