@@ -189,7 +189,7 @@ async def test_a_name_bound_to_another_key_is_refused_clearly_and_another_can_be
             await until(pilot, lambda: isinstance(app.screen, NameScreen), "the refusal")
             text = screen_text(app)
             assert "The server refused the name 'ada' (name_taken)" in text
-            assert "bound to their player key" in text
+            assert "That name belongs to another player on this server" in text
             assert app.link.client is None
             app.screen.query_one("#name", Input).value = "ada the second"
             await pilot.press("enter")
