@@ -351,7 +351,7 @@ class CardroomApp(App[None]):
         if message.connected:
             text = f"{who} is back."
         else:
-            text = f"{who} lost the connection; a running clock keeps running (60 s grace, then forfeit)."
+            text = f"{who} dropped; a running clock runs on (forfeit after 60 s away)."
         screen.room_notice(text)
         self.notify(text, title=f"room #{message.room}", markup=False)
 

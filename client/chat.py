@@ -58,10 +58,10 @@ class TableTalk(Vertical):
     """The chat log (shown once something was said) and the input line (shown while typing)."""
 
     DEFAULT_CSS = """
-    TableTalk { height: auto; display: none; border-top: solid $secondary; }
+    TableTalk { height: auto; display: none; }
     TableTalk.-active { display: block; }
-    TableTalk RichLog { height: 3; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }
-    TableTalk ChatInput { display: none; height: 1; border: none; padding: 0 1; }
+    TableTalk RichLog { height: 2; background: $boost; padding: 0 1; scrollbar-size-vertical: 1; }
+    TableTalk ChatInput, TableTalk ChatInput:focus { display: none; height: 1; border: none; padding: 0 1; }
     TableTalk.-typing ChatInput { display: block; }
     """
 

@@ -34,6 +34,9 @@ REASON_WORDS: dict[str, str] = {
 }
 """Why a match ended, in words (the server's ``outcome.reason``)."""
 
+SCORE_WORDS: dict[str, str] = {"creature_wars": "Empire HP", "fairy_meat": "duels won"}
+"""What ``outcome.scores`` counts in each game."""
+
 
 def commitment_of(room: str, seed: int) -> str:
     """sha256 of ``cardroom:<room>:<seed>``: what the server published before the first card was dealt."""
@@ -172,7 +175,7 @@ class EndScreen(Screen[str | None]):
             if seat == ending.seat:
                 result.append(" (you)")
             if seat < len(scores):
-                result.append(f" · score {scores[seat]}", style="dim")
+                result.append(f" · {SCORE_WORDS.get(ending.game, 'score')} {scores[seat]}", style="dim")
         self.query_one("#result", Static).update(result)
         self.query_one("#fair", Static).update(seed_check(ending)[0])
         self.query_one("#rematch", Static).update(self.rematch_text())
