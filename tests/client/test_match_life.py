@@ -233,3 +233,54 @@ async def test_abort_is_offered_then_agreed(server_url: str) -> None:
             await bob.abort(seat)
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
             assert "Aborted — aborted by both players" in screen_text(app)
+
+
+async def test_a_guest_keeps_nothing_on_disk(server_url: str, state_dir: Path) -> None:
+    app = CardroomApp(server_url, "passer-by", seed=5, guest=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.link.client is not None, "the connection")
+        await pilot.press("c")
+        await until(pilot, lambda: on_table(app), "the new table")
+        assert app.link.player is None, "no key was sent"
+    assert not state_dir.exists(), "no identity file for a guest"
+
+
+async def test_cancelling_a_waiting_room_closes_it_for_everyone(server_url: str, state_dir: Path) -> None:
+    async with await Client.connect(server_url, name="eve") as eve:
+        app = CardroomApp(server_url, "ada", seed=5)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.link.client is not None, "the connection")
+            await pilot.press("c")
+            await until(pilot, lambda: on_table(app), "the new table")
+            room = table(app).room
+            await eve.spectate(room)
+            await pilot.press("r")
+            await until(pilot, lambda: table(app).free_seats == 1, "the empty seat")
+            await pilot.press("X")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await eve.wait_for(lambda: eve.closed.get(room) == "cancelled")
+            assert IdentityStore(state_dir).seats(address_of(server_url)) == [], "the token of a deleted room is dropped"
+            assert room not in app.link.seats
+
+
+async def test_a_dropped_opponent_is_noted_at_the_table(server_url: str) -> None:
+    bob = await Client.connect(server_url, name="bob")
+    seat = await bob.create("creature_wars", seed=9)
+    assert isinstance(seat, Seat)
+    app = CardroomApp(server_url, "ada", join=seat.room)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
+        await pilot.press("r")
+        await until(pilot, lambda: table(app).names[:1] == ("bob",), "the names")
+        await bob.close()
+        talk = table(app).query_one(TableTalk)
+        await until(pilot, lambda: any(t.startswith("— bob dropped") for t in talk.texts), "the notice")
+        await bob_back(server_url, seat)
+        await until(pilot, lambda: any(t == "— bob is back." for t in talk.texts), "the return")
+
+
+async def bob_back(server_url: str, seat: Seat) -> None:
+    async with await Client.connect(server_url, name="bob") as again:
+        await again.resume(seat.room, seat.token)
