@@ -233,6 +233,7 @@ class CardroomApp(App[None]):
             self._your_rooms()
         if isinstance(screen, DuelScreen):
             screen.show_end(message.outcome, message.seed, message.commitment, self.link.commitments.get(message.room))
+            return  # the end screen says it all
         detail = message.outcome.get("detail") or message.outcome.get("reason", "")
         self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
 

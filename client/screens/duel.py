@@ -38,9 +38,10 @@ SEATED_ACTIONS = frozenset({"resign", "abort", "cancel_room"})
 class DuelScreen(TableScreen):
     """A two-player table: clocks, chat, resign/abort/cancel keys, and the end screen when the match is over."""
 
+    # out of the footer, which the game's own keys fill at 80 columns: ? lists them
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "chat", "chat"),
-        Binding("R", "resign", "resign", key_display="R"),
+        Binding("c", "chat", "chat", show=False),
+        Binding("R", "resign", "resign", key_display="R", show=False),
         Binding("A", "abort", "abort", key_display="A", show=False),
         Binding("X", "cancel_room", "cancel room", key_display="X", show=False),
         Binding("e", "end", "end screen", show=False),

@@ -151,6 +151,8 @@ class EndScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         self.title = f"cardroom · match over · room #{self.ending.room}"
+        self.query_one("#result", Static).border_title = "Result"
+        self.query_one("#fair", Static).border_title = "Fair deal"
         self._draw()
 
     def watch_offers(self) -> None:
