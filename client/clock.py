@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-__all__ = ["ClockBar", "Clocks", "SeatClock", "clock_text", "clocks_of", "fmt_seconds"]
+__all__ = ["ClockBar", "Clocks", "SeatClock", "clock_setting", "clock_text", "clocks_of", "fmt_seconds"]
 
 LOW = 10.0
 """Seconds left under which a running clock is shown as urgent."""
@@ -86,6 +86,15 @@ def fmt_seconds(seconds: float) -> str:
     """``m:ss``, rounded up (a clock showing 0:00 has run out)."""
     whole = max(0, int(-(-seconds // 1)))
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def clock_setting(limits: Mapping[str, Any] | None) -> str:
+    """A room's clock setting in short: ``30s + 1:00 bank`` (``+5s`` increment), "" for an untimed room."""
+    if not limits:
+        return ""
+    move, bank, increment = (int(limits.get(k) or 0) for k in ("move", "bank", "increment"))
+    text = " + ".join(part for part in (f"{move}s" if move else "", f"{fmt_seconds(bank)} bank" if bank else "") if part)
+    return f"{text} +{increment}s" if increment else text
 
 
 def clock_text(clocks: Clocks, names: Sequence[str], now: float | None = None) -> Text:

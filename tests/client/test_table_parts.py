@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from client.chat import chat_line
-from client.clock import Clocks, SeatClock, clock_text, clocks_of, fmt_seconds
+from client.clock import Clocks, SeatClock, clock_setting, clock_text, clocks_of, fmt_seconds
 from client.screens.end import Ending, commitment_of, result_line, seed_check
+from client.screens.lobby import room_row
 
 
 def test_a_running_clock_spends_its_move_time_then_its_bank() -> None:
@@ -69,3 +70,14 @@ def test_the_seed_is_checked_against_the_commitment_first_published() -> None:
     text, ok = seed_check(ending(seed=other, commitment=commitment_of("r1", other)))
     assert ok is False and "does NOT match" in text.plain
     assert seed_check(ending(seed=None))[1] is None
+
+
+def test_the_lobby_says_each_rooms_clock() -> None:
+    assert clock_setting({"move": 30, "bank": 60, "increment": 0}) == "30s + 1:00 bank"
+    assert clock_setting({"move": 0, "bank": 300, "increment": 5}) == "5:00 bank +5s"
+    assert clock_setting({"move": 20, "bank": 120, "increment": 2}) == "20s + 2:00 bank +2s"
+    assert clock_setting(None) == "" and clock_setting({"move": 0, "bank": 0, "increment": 0}) == ""
+    summary = {"room": "r", "game": "creature_wars", "title": "Creature Wars", "seats": 2, "taken": 1,
+               "status": "waiting", "players": ["ada", ""], "clock": {"move": 30, "bank": 60, "increment": 0}}
+    assert room_row(summary, held=False)[-1] == "waiting · ⏱ 30s + 1:00 bank"
+    assert room_row({**summary, "clock": None}, held=False)[-1] == "waiting"
