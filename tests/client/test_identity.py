@@ -69,3 +69,20 @@ def test_the_environment_names_the_state_directory(tmp_path: Path, monkeypatch: 
     assert IdentityStore().path == tmp_path / "x" / FILE_NAME
     monkeypatch.delenv(STATE_DIR_ENV)
     assert "cardroom" in str(default_state_dir())
+
+
+def test_play_takes_the_stored_name_and_the_state_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from client.app import CardroomApp
+    from server.cli import main
+
+    IdentityStore(tmp_path).set_name("Ada")
+    started: list[CardroomApp] = []
+    monkeypatch.setattr(CardroomApp, "run", lambda self: started.append(self))
+    monkeypatch.setenv("USER", "unix-user")
+    main(["play", "--state-dir", str(tmp_path), "--url", "ws://127.0.0.1:9"])
+    main(["play", "--state-dir", str(tmp_path), "--name", "Bea"])
+    main(["play", "--guest"])
+    first, named, guest = started
+    assert first.player == "Ada" and first.store is not None and first.store.directory == tmp_path
+    assert named.player == "Bea"
+    assert guest.player == "unix-user" and guest.store is None and guest.link.store is None
