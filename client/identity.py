@@ -100,6 +100,9 @@ class IdentityStore:
 
     def key(self, server: str) -> str:
         """The secret player key for ``server``, made (and saved) the first time it is asked for."""
+        kept = (self._read()["servers"].get(server) or {}).get("key")
+        if isinstance(kept, str) and 16 <= len(kept) <= 128:
+            return kept
         with self._change() as data:
             entry = data["servers"].setdefault(server, {})
             key = entry.get("key")
@@ -109,6 +112,8 @@ class IdentityStore:
 
     def set_name(self, name: str) -> None:
         """Remember the name played under (the default next time)."""
+        if self.name() == name:
+            return
         with self._change() as data:
             data["name"] = name
 
