@@ -48,7 +48,6 @@ async def test_the_end_screen_shows_the_result_the_names_and_the_seed_check(serv
             await until(pilot, lambda: on_table(app) and status(app) == "your move", "the seat")
             stored = IdentityStore(state_dir).seats(address_of(server_url))
             assert [(s.room, s.seat) for s in stored] == [(seat.room, 1)], "the granted seat is kept on disk"
-            await pilot.press("r")  # a lobby list with the names
             await host.decide(seat, {"kind": "play", "slot": 0})
             await pilot.press("1", "enter")
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
@@ -111,12 +110,12 @@ async def test_rematch_moves_both_players_to_a_new_room_with_seats_swapped(serve
             await pilot.press("1", "enter")
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
 
-            await pilot.press("r")
-            await host.wait_for(lambda: host.rematch_offers.get(seat.room) == {1})
-            await until(pilot, lambda: "You asked for a rematch; waiting for host." in screen_text(app), "our offer")
-
             await host.rematch(seat)
+            await until(pilot, lambda: "host asks for a rematch: press r to accept" in screen_text(app), "their offer")
+
+            await pilot.press("r")
             await host.wait_for(lambda: seat.room in host.rematches)
+            assert host.rematch_offers[seat.room] == {0}
             theirs = host.rematches[seat.room]
             await until(pilot, lambda: on_table(app) and table(app).room == theirs.room, "the rematch table")
             screen = table(app)
@@ -212,7 +211,6 @@ async def test_the_clocks_count_down_for_players_and_spectators(server_url: str)
             assert table(app).clocks is not None and table(app).clocks.limits == {"move": 30, "bank": 60, "increment": 0}
         async with watcher.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: on_table(watcher), "the spectator's table")
-            await pilot.press("r")
             await until(pilot, lambda: "▶ bob 0:" in panel_text(watcher, "#clocks"), "the clocks, named")
             assert "▶ ada 0:" in panel_text(watcher, "#clocks")
 
@@ -254,7 +252,6 @@ async def test_cancelling_a_waiting_room_closes_it_for_everyone(server_url: str,
             await until(pilot, lambda: on_table(app), "the new table")
             room = table(app).room
             await eve.spectate(room)
-            await pilot.press("r")
             await until(pilot, lambda: table(app).free_seats == 1, "the empty seat")
             await pilot.press("X")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
@@ -272,7 +269,6 @@ async def test_a_dropped_opponent_is_noted_at_the_table(server_url: str) -> None
     app = CardroomApp(server_url, "ada", join=seat.room)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
-        await pilot.press("r")
         await until(pilot, lambda: table(app).names[:1] == ("bob",), "the names")
         await bob.close()
         talk = table(app).query_one(TableTalk)
