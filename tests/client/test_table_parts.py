@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from client.chat import chat_line
 from client.clock import Clocks, SeatClock, clock_setting, clock_text, clocks_of, fmt_seconds
-from client.screens.end import Ending, commitment_of, result_line, seed_check
+from client.screens.end import Ending, EndScreen, commitment_of, result_line, seed_check
 from client.screens.lobby import room_row
 
 
@@ -81,3 +81,15 @@ def test_the_lobby_says_each_rooms_clock() -> None:
                "status": "waiting", "players": ["ada", ""], "clock": {"move": 30, "bank": 60, "increment": 0}}
     assert room_row(summary, held=False)[-1] == "waiting · ⏱ 30s + 1:00 bank"
     assert room_row({**summary, "clock": None}, held=False)[-1] == "waiting"
+
+
+def test_the_end_screen_says_who_asked_for_a_rematch() -> None:
+    screen = EndScreen(ending())
+    assert screen.rematch_text().plain == "Press r to ask for a rematch (seats swapped, same clock)."
+    screen.offers = frozenset({0})
+    assert screen.rematch_text().plain == "You asked for a rematch; waiting for bob."
+    screen.offers = frozenset({1})
+    assert screen.rematch_text().plain.startswith("bob asks for a rematch: press r to accept")
+    watcher = EndScreen(ending(seat=None))
+    watcher.offers = frozenset({1})
+    assert watcher.rematch_text().plain == "bob asks for a rematch."
