@@ -270,9 +270,10 @@ def spawned(fsync: str) -> Iterator[tuple[str, int, int]]:
             with log_path.open("wb") as log:
                 server = subprocess.Popen(
                     [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                     "--redis-url", redis.url],
+                     "--redis-url", redis.url, "--max-per-address", "100000"],
                     cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    env={**os.environ, "CARDROOM_LOG": os.environ.get("CARDROOM_LOG", "WARNING")},
+                    env={**os.environ, "CARDROOM_LOG": os.environ.get("CARDROOM_LOG", "WARNING"),
+                         "CARDROOM_ROOMS_PER_MINUTE": "1000000", "CARDROOM_WAITING_ROOMS": "1000000"},
                 )
                 try:
                     try:

@@ -177,7 +177,7 @@ class Client:
         return rooms
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
-                     sit: bool = True, daily: bool = False) -> Seat | str:
+                     sit: bool = True, daily: bool = False, spectator_chat: str | None = None) -> Seat | str:
         """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``."""
         fields: dict[str, Any] = {"game": game, "sit": sit}
         if options:
@@ -186,6 +186,8 @@ class Client:
             fields["daily"] = True
         if seed is not None:
             fields["seed"] = seed
+        if spectator_chat is not None:
+            fields["spectator_chat"] = spectator_chat
         created = await self.request("create_room", **fields)
         if not sit:
             room: str = created["room"]
@@ -232,15 +234,15 @@ class Client:
         return await self.request("abort", room=seat.room, token=seat.token)
 
     async def cancel(self, seat: Seat) -> dict[str, Any]:
-        """Delete a room still waiting for players (everyone watching gets ``room_closed``)."""
+        """Cancel a room still waiting for players; returns the ``room_closed`` reply."""
         return await self.request("cancel", room=seat.room, token=seat.token)
 
     async def chat(self, room: str, text: str) -> dict[str, Any]:
-        """Say ``text`` at the table of ``room`` (we must be watching it); returns the reply."""
+        """Say a line in a room this connection watches; returns the line as everyone gets it."""
         return await self.request("chat", room=room, text=text)
 
     async def rematch(self, seat: Seat) -> dict[str, Any]:
-        """Offer (or accept) a rematch of the ended match in ``seat.room``; returns the reply."""
+        """Ask for a rematch of a finished match: ``rematch_offered`` first, ``rematch_ready`` once all agree."""
         return await self.request("rematch", room=seat.room, token=seat.token)
 
     async def my_rooms(self) -> list[dict[str, Any]]:
@@ -253,6 +255,21 @@ class Client:
         """Wait until ``ready()`` holds, checked after every message that arrives."""
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+
+    def received(self) -> list[dict[str, Any]]:
+        """Every message received so far, decoded (needs ``record_frames``)."""
+        return [decode_any(frame) for frame in self.frames]
+
+    async def wait_message(self, until: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """Wait until a received message satisfies ``until`` (needs ``record_frames``); returns the first such."""
+        def found() -> dict[str, Any] | None:
+            return next((m for m in self.received() if until(m)), None)
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
+        message = found()
+        assert message is not None
+        return message
 
     async def wait_view(self, room: str, until: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
         """Wait until the latest view of ``room`` satisfies ``until``; returns that view."""

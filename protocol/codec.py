@@ -33,13 +33,28 @@ def decode_any(data: bytes) -> dict[str, Any]:
     return message
 
 
+def _id_of(message: dict[str, Any]) -> int | None:
+    """The message's request id, if it has a usable one."""
+    rid = message.get("id")
+    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+
+
+def _request_id(data: bytes) -> int | None:
+    """The id of an oversize frame, so its error can answer it: read when the frame is a map within the
+    websocket limit (the connection already holds it in full), else ``None``."""
+    try:
+        return _id_of(decode_any(data))
+    except ProtocolError:
+        return None
+
+
 def decode(data: bytes) -> dict[str, Any]:
     """A client frame, validated: known ``t``, an int ``id``, every field present and of its type."""
     if len(data) > MAX_FRAME:
-        raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"frame of {len(data)} bytes exceeds the limit of {MAX_FRAME}")
+        raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"frame of {len(data)} bytes exceeds the limit of {MAX_FRAME}",
+                            _request_id(data))
     message = decode_any(data)
-    rid = message.get("id")
-    re = rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+    re = _id_of(message)
     kind = message.get("t")
     if not isinstance(kind, str):
         raise ProtocolError(ErrorCode.BAD_FIELD, "field 't' (the message type) must be a string", re)

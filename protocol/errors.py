@@ -27,8 +27,13 @@ class ErrorCode(enum.StrEnum):
     ILLEGAL_DECISION = "illegal_decision"
     STALE_VERSION = "stale_version"
     MATCH_OVER = "match_over"
+    MATCH_RUNNING = "match_running"
     UNAVAILABLE = "unavailable"
+    SERVER_FULL = "server_full"
+    TOO_MANY_ROOMS = "too_many_rooms"
     INTERNAL = "internal"
+    CANNOT_CANCEL = "cannot_cancel"
+    ROOM_CLOSED = "room_closed"
 
 
 class ProtocolError(Exception):

@@ -32,6 +32,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("seed", int, required=False),
         Field("sit", bool, required=False),
         Field("daily", bool, required=False),
+        Field("spectator_chat", str, required=False, max_len=16),
     ),
     "scores": (Field("game", str, max_len=40), Field("daily", bool, required=False), Field("limit", int, required=False)),
     "join": (_ROOM, Field("seat", int, required=False)),
@@ -39,10 +40,16 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "spectate": (_ROOM,),
     "leave": (_ROOM,),
     "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
+    "export": (_ROOM,),
+    "cancel": (_ROOM, _TOKEN),
+    "chat": (_ROOM, Field("text", str, max_len=200)),
+    "rematch": (_ROOM, _TOKEN),
 }
 """Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
 
 SERVER_MESSAGES: frozenset[str] = frozenset(
-    {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error"}
+    {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
+     "match"}
+    | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
 )
 """Server → client message types."""

@@ -10,10 +10,15 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
+from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
+from server import logs, metrics
+from server.admission import PER_ADDRESS, Admission
+from server.expiry import Sweeper
+from server.health import Health, wait_for_store
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
 from server.session import Session
@@ -24,10 +29,6 @@ __all__ = ["run", "serve_forever"]
 log = logging.getLogger("cardroom")
 
 
-def _health(connection: ServerConnection, request: Request) -> Response | None:
-    if request.path == "/health":
-        return connection.respond(HTTPStatus.OK, "ok\n")
-    return None
 
 
 async def run(
@@ -37,43 +38,70 @@ async def run(
     redis_url: str,
     ready: asyncio.Future[tuple[str, int]] | None = None,
     stop: asyncio.Event | None = None,
+    per_address: int = PER_ADDRESS,
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first."""
     store = Store(redis_url)
-    await store.ping()
-    lobby = Lobby(store)
+    await wait_for_store(store)
+    health = Health(store)
+    health.start()
+    lobby = Lobby(store, health)
     restored = await lobby.restore()
+    metrics.ROOMS.lobbies.add(lobby)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
 
+    admission = Admission(per_address)
+
+    def process_request(connection: ServerConnection, request: Request) -> Response | None:
+        if request.path == "/health":
+            if not health.up:
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "degraded: redis does not answer\n")
+            return connection.respond(HTTPStatus.OK, "ok\n")
+        if request.path == "/metrics":
+            response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
+            response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+            return response
+        return admission.check(connection, request)
+
     async def handler(ws: ServerConnection) -> None:
-        await Session(ws, lobby).run()
+        peer = admission.enter(ws)
+        metrics.CONNECTIONS.inc()
+        try:
+            await Session(ws, lobby).run()
+        finally:
+            metrics.CONNECTIONS.dec()
+            admission.leave(peer)
 
     # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
-    async with serve(handler, host, port, process_request=_health, max_size=MAX_FRAME * 16, compression=None) as server:
+    async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None) as server:
         sock = next(iter(server.sockets))
         bound = sock.getsockname()[:2]
         log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s)", bound[0], bound[1], restored, redis_url)
         print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
+        sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         await stop.wait()
+        await sweeper
+    metrics.ROOMS.lobbies.discard(lobby)
+    await health.stop()
     await store.close()
 
 
-def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str) -> None:
+def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS) -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
-    logging.basicConfig(level=os.environ.get("CARDROOM_LOG", "INFO"), format="%(asctime)s %(name)s %(message)s")
+    logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
     embedded: RedisProcess | None = None
     if redis_url is None:
         embedded = RedisProcess(Path(data_dir) / "redis").start()
         redis_url = embedded.url
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     try:
-        _run_loop(run(host=host, port=port, redis_url=redis_url))
+        _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address))
     finally:
         if embedded is not None:
             embedded.stop()

@@ -1,4 +1,4 @@
-"""The ``cardroom`` command: ``serve`` the server, ``play`` in the terminal."""
+"""The ``cardroom`` command: ``serve`` the server, ``play`` in the terminal, ``web`` in a browser."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL)")
     serve.add_argument("--data-dir", default=os.environ.get("CARDROOM_DATA_DIR", ".data"),
                        help="where the embedded Redis keeps its append-only file (env CARDROOM_DATA_DIR)")
+    serve.add_argument("--max-per-address", type=int, default=int(os.environ.get("CARDROOM_MAX_PER_ADDRESS", "64")),
+                       help="open connections one IP address may hold (env CARDROOM_MAX_PER_ADDRESS)")
 
     play = sub.add_parser("play", help="play or spectate in the terminal")
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
@@ -29,23 +31,54 @@ def main(argv: list[str] | None = None) -> int:
                            "default: the user state directory)")
     play.add_argument("--guest", action="store_true", help="keep no identity: no player key, seats held in memory only")
 
+    web = sub.add_parser("web", help="serve the terminal client to browsers (textual-serve)")
+    web.add_argument("--host", default=os.environ.get("CARDROOM_WEB_HOST", "127.0.0.1"))
+    web.add_argument("--port", type=int, default=int(os.environ.get("CARDROOM_WEB_PORT", "8000")))
+    web.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"),
+                     help="the game server the browser sessions connect to (env CARDROOM_URL)")
+    web.add_argument("--public-url", default=os.environ.get("CARDROOM_PUBLIC_URL"),
+                     help="the address browsers reach this page at, behind a reverse proxy (env CARDROOM_PUBLIC_URL)")
+    web.add_argument("--name", default="guest", help="the player name of browser sessions")
+
     scores = sub.add_parser("scores", help="show a solitaire's high-score table")
     scores.add_argument("game", nargs="?", default=None, help="fairy_tableau or queens_challenge (default: both)")
     scores.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
     scores.add_argument("--daily", action="store_true", help="today's table (the daily seed) instead of all time")
     scores.add_argument("--limit", type=int, default=10)
 
+    export = sub.add_parser("export", help="print a finished match's record as JSON")
+    export.add_argument("room")
+    export.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+
+    check = sub.add_parser("verify", help="check a finished match: seed against commitment, every decision replayed")
+    check.add_argument("source", help="a record file from `cardroom export` (- for stdin), or a room id with --url")
+    check.add_argument("--url", default=None, help="fetch the record of room SOURCE from this server")
+
     args = parser.parse_args(argv)
+    if args.command in ("export", "verify"):
+        import asyncio
+
+        from client.records import export_command, verify_command
+
+        if args.command == "export":
+            return asyncio.run(export_command(args.url, args.room))
+        return asyncio.run(verify_command(args.source, args.url))
     if args.command == "scores":
         import asyncio
 
         from client.scores import show_scores
 
         return asyncio.run(show_scores(args.url, args.game, daily=args.daily, limit=args.limit))
+    if args.command == "web":
+        from client.web import serve_web
+
+        serve_web(host=args.host, port=args.port, server_url=args.url, public_url=args.public_url, name=args.name)
+        return 0
     if args.command == "serve":
         from server.app import serve_forever
 
-        serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir)
+        serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
+                      per_address=args.max_per_address)
         return 0
     from client.app import CardroomApp
     from client.identity import IdentityStore

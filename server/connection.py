@@ -1,53 +1,95 @@
 """One client connection: an ordered outbox drained by its own writer task.
 
-Broadcasts only enqueue, so a slow reader never stalls a room; a reader that falls
-too far behind is disconnected instead of buffering without bound.
+Broadcasts only enqueue, so a slow reader never stalls a room. A reader that lets more
+than OUTBOX frames or OUTBOX_BYTES bytes pile up is dropped once: it is marked dead,
+unwatched from every room (no more frames are built for it), and its transport is
+aborted if the close handshake has not finished within CLOSE_TIMEOUT.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-__all__ = ["Connection"]
+from server import metrics
+
+__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
+"""Frames queued for one connection before it is dropped."""
+OUTBOX_BYTES = 4 * 1024 * 1024
+"""Bytes queued for one connection before it is dropped."""
+CLOSE_TIMEOUT = 2.0
+"""Seconds a dropped connection's close handshake may take before its transport is aborted."""
 _ids = itertools.count(1)
 
 
 class Connection:
     """A websocket plus the rooms it is in (room id -> seat, ``None`` for spectating)."""
 
-    def __init__(self, ws: ServerConnection) -> None:
+    def __init__(self, ws: ServerConnection, on_drop: Callable[[Connection], None] | None = None) -> None:
         self.id = next(_ids)
         self.ws = ws
         self.name = ""
         self.greeted = False
         self.rooms: dict[str, int | None] = {}
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue(OUTBOX)
+        self.queued = 0
+        """Bytes in the outbox."""
+        self.dead = False
+        self.on_drop = on_drop
         self.writer = asyncio.create_task(self._write())
-        self.closer: asyncio.Future[None] | None = None
+        self.closer: asyncio.Task[None] | None = None
 
     def send(self, frame: bytes) -> None:
-        """Queue a frame; disconnect a reader that lets OUTBOX frames pile up."""
+        """Queue a frame; drop a reader that lets too many frames or bytes pile up."""
+        if self.dead:
+            return
+        if self.outbox.full() or self.queued + len(frame) > OUTBOX_BYTES:
+            metrics.OUTBOX_DROPS.inc()
+            self.drop("too slow reading")
+            return
+        self.outbox.put_nowait(frame)
+        self.queued += len(frame)
+
+    def drop(self, reason: str) -> None:
+        """Mark the connection dead once, free its queue, stop its rooms from feeding it, close it."""
+        if self.dead:
+            return
+        self.dead = True
+        log.warning("connection dropped: %s (%d frames, %d bytes queued)", reason, self.outbox.qsize(), self.queued,
+                    extra={"conn": self.id})
+        self.writer.cancel()
+        self.outbox = asyncio.Queue(1)
+        self.queued = 0
+        if self.on_drop is not None:
+            self.on_drop(self)
+        self.closer = asyncio.create_task(self._close(reason))
+
+    async def _close(self, reason: str) -> None:
+        """A close handshake to a peer that does not read never completes: abort after CLOSE_TIMEOUT."""
         try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
-            log.warning("connection %s is not reading; closing it", self.id)
-            self.writer.cancel()
-            self.closer = asyncio.ensure_future(self.ws.close(1008, "too slow reading"))
+            await asyncio.wait_for(self.ws.close(1008, reason), CLOSE_TIMEOUT)
+        except (TimeoutError, ConnectionClosed, OSError):
+            self.ws.transport.abort()
 
     async def _write(self) -> None:
         try:
             while True:
                 frame = await self.outbox.get()
+                self.queued -= len(frame)
                 await self.ws.send(frame)
         except ConnectionClosed:
             pass
 
     async def close(self) -> None:
         self.writer.cancel()
+        if self.closer is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.closer

@@ -3,9 +3,17 @@
 Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed, commitment,
 created, version, state, ``seat:{n}`` token hashes, ``over``); ``room:{id}:log`` a list
 of msgpack decision records; ``open`` the set of unfinished room ids.
+
+When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
+(``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
+record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, created,
+seats, ``name:{n}``, table, version, ended, ``outcome`` msgpack; no seat token hashes) and
+``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``.
 """
 from __future__ import annotations
 
+import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,10 +27,40 @@ __all__ = ["RoomRecord", "Store"]
 
 PREFIX = "cardroom:"
 OPEN = PREFIX + "open"
+DAILY_SECRET = PREFIX + "secret:daily"
+LIVE_TTL = 24 * 3600
+"""Seconds a finished room's live keys stay in Redis (resume, spectate and rematch it meanwhile)."""
+RECORD_TTL = 30 * 24 * 3600
+"""Seconds a finished match's record (for replays) stays in Redis."""
+
+# The match record, written when a match ends; KEYS: room, log, chat, match, match log;
+# ARGV: ended, live ttl, record ttl, outcome (msgpack). Shared by _COMMIT and _FINISH.
+_ARCHIVE = """
+local function archive(k, a)
+  redis.call('HSET', k[1], 'over', '1', 'ended', a[1])
+  local fields = redis.call('HGETALL', k[1])
+  local rec = {}
+  for i = 1, #fields, 2 do
+    local f = fields[i]
+    if f ~= 'state' and string.sub(f, 1, 5) ~= 'seat:' then
+      rec[#rec + 1] = f
+      rec[#rec + 1] = fields[i + 1]
+    end
+  end
+  redis.call('DEL', k[4])
+  redis.call('HSET', k[4], unpack(rec))
+  redis.call('HSET', k[4], 'outcome', a[4])
+  redis.call('DEL', k[5])
+  if redis.call('EXISTS', k[2]) == 1 then redis.call('COPY', k[2], k[5]) end
+  for i = 1, 3 do redis.call('EXPIRE', k[i], a[2]) end
+  redis.call('EXPIRE', k[4], a[3])
+  redis.call('EXPIRE', k[5], a[3])
+end
+"""
 
 # Version check, new state, log append and (when the match ends) leaving the open set:
 # one atomic step, so a decision is either wholly stored or not at all.
-_COMMIT = """
+_COMMIT = _ARCHIVE + """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
 redis.call('RPUSH', KEYS[2], ARGV[4])
@@ -30,7 +68,17 @@ if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'over', '1')
   redis.call('SREM', KEYS[3], ARGV[6])
   if ARGV[7] ~= '' then redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
+  local n = #ARGV  -- the archive's four arguments always come last
+  archive({KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]}, {ARGV[n - 3], ARGV[n - 2], ARGV[n - 1], ARGV[n]})
 end
+return 1
+"""
+
+# A match that ended outside a decision: leave the open set and archive, once.
+_FINISH = _ARCHIVE + """
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
+redis.call('SREM', KEYS[6], ARGV[5])
+archive(KEYS, ARGV)
 return 1
 """
 
@@ -51,10 +99,23 @@ class RoomRecord:
     names: tuple[str, ...] = ()
     table: str = ""
     """The high-score table the room's result goes to: ``all``, ``daily:YYYY-MM-DD``, or "" (not ranked)."""
+    spectator_chat: str = "all"
+    """Who reads spectators' chat: ``all``, or ``spectators`` (kept from the seated players)."""
+    ended: float | None = None
+    """When the match ended (seconds since the epoch), once it has."""
 
 
 def _key(room: str) -> str:
     return f"{PREFIX}room:{room}"
+
+
+def _match(room: str) -> str:
+    return f"{PREFIX}match:{room}"
+
+
+def _archive_keys(room: str) -> list[str]:
+    key = _key(room)
+    return [key, key + ":log", key + ":chat", _match(room), _match(room) + ":log"]
 
 
 def _scores(table: str) -> str:
@@ -68,6 +129,7 @@ class Store:
         self.url = url
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=False)
         self._commit = self.redis.register_script(_COMMIT)
+        self._finish = self.redis.register_script(_FINISH)
 
     async def ping(self) -> None:
         try:
@@ -92,6 +154,7 @@ class Store:
             "state": msgpack.packb(record.state),
             "seats": str(len(record.seats)),
             "table": record.table,
+            "spectator_chat": record.spectator_chat,
         }
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
@@ -108,17 +171,53 @@ class Store:
         return True
 
     async def commit(self, room: str, expected: int, version: int, state: bytes, record: bytes, over: bool,
-                     score: tuple[str, str, int] | None = None) -> None:
-        """Persist a decision: new state + log record (+ the final score in its table), atomically,
-        refused if the version moved. ``score`` is (table, member, points)."""
+                     score: tuple[str, str, int] | None = None, outcome: dict[str, Any] | None = None) -> None:
+        """Persist a decision: new state + log record (+ the final score in its table and the match
+        record), atomically, refused if the version moved. ``score`` is (table, member, points)."""
         key = _key(room)
         table, member, points = score or ("", "", 0)
         done = await self._commit(
-            keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore"],
-            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points)],
+            keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore", *_archive_keys(room)[2:]],
+            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points),
+                  *self._archive_args(outcome)],  # the archive's arguments last
         )
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
+
+    async def version(self, room: str) -> int | None:
+        """The stored version of a room (None if there is no such room)."""
+        raw = await self.redis.hget(_key(room), "version")
+        return None if raw is None else int(raw)
+
+    async def log_since(self, room: str, version: int) -> list[dict[str, Any]]:
+        """The decision records after ``version`` (the record of version v is the log's v-th entry)."""
+        raw = await self.redis.lrange(_key(room) + ":log", version, -1)
+        return [msgpack.unpackb(r, raw=False) for r in raw]
+    @staticmethod
+    def _archive_args(outcome: dict[str, Any] | None) -> list[str | bytes]:
+        return [repr(time.time()), str(LIVE_TTL), str(RECORD_TTL), msgpack.packb(outcome)]
+
+    async def finish(self, room: str, outcome: dict[str, Any] | None) -> bool:
+        """Archive a match that ended other than by a stored decision; False if already archived."""
+        done = await self._finish(keys=[*_archive_keys(room), OPEN], args=[*self._archive_args(outcome), room])
+        return bool(done)
+
+    async def match(self, room: str) -> dict[str, Any] | None:
+        """A finished match's record (fields as stored, ``options`` and ``outcome`` decoded, plus its ``log``)."""
+        raw: dict[bytes, bytes] = await self.redis.hgetall(_match(room))  # type: ignore[assignment]
+        if not raw:
+            return None
+        out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items() if k not in (b"options", b"outcome")}
+        out["options"] = msgpack.unpackb(raw[b"options"], raw=False)
+        out["outcome"] = msgpack.unpackb(raw[b"outcome"], raw=False)
+        logged = await self.redis.lrange(_match(room) + ":log", 0, -1)
+        out["log"] = [msgpack.unpackb(r, raw=False) for r in logged]
+        return out
+
+    async def closed(self, room: str) -> str:
+        """Why a room was closed (``cancelled``, ``expired``), or "" if it was not."""
+        reason = await self.redis.hget(_key(room), "closed")
+        return reason.decode() if isinstance(reason, bytes) else ""
 
     async def log(self, room: str) -> list[dict[str, Any]]:
         """Every decision record of a room, oldest first."""
@@ -144,7 +243,16 @@ class Store:
             seats=seats,
             names=tuple(raw.get(f"name:{n}".encode(), b"").decode() for n in range(count)),
             table=raw.get(b"table", b"").decode(),
+            spectator_chat=raw.get(b"spectator_chat", b"all").decode(),
+            ended=float(raw[b"ended"]) if b"ended" in raw else None,
         )
+
+    async def daily_secret(self) -> bytes:
+        """The key of the daily seeds: 32 random bytes made once (SET NX, so every node agrees) and kept."""
+        await self.redis.set(DAILY_SECRET, secrets.token_bytes(32), nx=True)
+        secret = await self.redis.get(DAILY_SECRET)
+        assert isinstance(secret, bytes)
+        return secret
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
         """The best ``limit`` (member, points) of a game's table, best first."""

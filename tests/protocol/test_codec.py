@@ -21,6 +21,10 @@ VALID: dict[str, dict[str, Any]] = {
     "decide": {"t": "decide", "id": 8, "room": "r1", "token": "tok", "version": 3,
                "decision": {"kind": "play", "slot": 0}},
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
+    "export": {"t": "export", "id": 10, "room": "r1"},
+    "cancel": {"t": "cancel", "id": 13, "room": "r1", "token": "tok"},
+    "chat": {"t": "chat", "id": 11, "room": "r1", "text": "good luck"},
+    "rematch": {"t": "rematch", "id": 12, "room": "r1", "token": "tok"},
 }
 
 SCALARS = st.one_of(
@@ -243,6 +247,18 @@ def test_oversize_frame() -> None:
     assert len(big) > MAX_FRAME
     assert error_of(big).code is ErrorCode.FRAME_TOO_LARGE
     assert error_of(b"\x00" * (MAX_FRAME + 1)).code is ErrorCode.FRAME_TOO_LARGE
+
+
+def test_oversize_frame_answers_its_id_when_it_can_be_read() -> None:
+    """An oversize frame's error carries its id as ``re`` when the frame is a readable map, else null."""
+    big = packed({**VALID["create_room"], "id": 77, "options": {"pad": "x" * MAX_FRAME}})
+    exc = error_of(big)
+    assert exc.code is ErrorCode.FRAME_TOO_LARGE and exc.re == 77
+    assert error_of(packed({"t": "hello", "id": True, "pad": "x" * MAX_FRAME})).re is None
+    assert error_of(packed(["x" * MAX_FRAME, 5])).re is None
+    assert error_of(big[:-1]).re is None  # truncated: not msgpack
+    beyond = packed({"t": "hello", "id": 78, "pad": "x" * (MAX_FRAME * 16)})
+    assert error_of(beyond).code is ErrorCode.FRAME_TOO_LARGE and error_of(beyond).re is None
 
 
 def test_frame_at_the_limit_is_decoded() -> None:

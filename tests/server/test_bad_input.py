@@ -114,8 +114,11 @@ async def test_turn_legality_and_staleness(match: tuple[Client, Seat, Client, Se
     await a.decide(sa, {"kind": "play", "slot": 0})
     assert "locked in" in await expect("not_your_turn", a.decide(sa, {"kind": "play", "slot": 1}))
     await b.decide(sb, {"kind": "play", "slot": 0})
-    # the duel resolved and a new one opened: a decision made against the old duel is stale
-    assert await expect("stale_version", b.decide(sb, {"kind": "play", "slot": 0}, version=start))
+    # the duel resolved and a new one opened: a new decision made against the old duel is stale
+    assert await expect("stale_version", b.decide(sb, {"kind": "play", "slot": 1}, version=start))
+    # while the very one stored then is a retry: acknowledged again, not applied twice
+    again = await b.decide(sb, {"kind": "play", "slot": 0}, version=start)
+    assert again["version"] == start + 2
     view = await a.wait_view(sa.room, lambda v: v["version"] == start + 2)
     assert view["last_duel"] is not None and view["locked"] == [False, False]
 

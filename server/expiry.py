@@ -1,0 +1,122 @@
+"""Rooms that come and go: cancelling a waiting room, expiring one nobody joins, retiring finished ones.
+
+A cancelled or expired room's hash is replaced by a tombstone ``{closed: reason}`` kept
+``LIVE_TTL``, so later requests for it get ``room_closed`` rather than ``unknown_room``.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from protocol import ErrorCode, ProtocolError, encode
+from server.connection import Connection
+from server.store import LIVE_TTL, OPEN, PREFIX
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+    from server.room import Room
+
+__all__ = ["LISTED_AFTER_END", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "listed", "waiting"]
+
+log = logging.getLogger(__name__)
+
+WAITING_TTL = 600.0
+"""Seconds after its creation that a room still waiting for players expires."""
+LISTED_AFTER_END = 300.0
+"""Seconds a finished room stays in the lobby listing (and in memory, unless watched) after its end."""
+SWEEP_EVERY = 15.0
+"""Seconds between two sweeps of the rooms."""
+
+# Replace a room that is not over by its tombstone and drop its log and chat, in one step.
+_CLOSE = """
+if redis.call('HGET', KEYS[1], 'over') == '1' then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('HSET', KEYS[1], 'closed', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('SREM', KEYS[4], ARGV[3])
+return 1
+"""
+
+
+def waiting(room: Room) -> bool:
+    """Still waiting for players: a free seat and no result."""
+    return not room.over and not all(room.seats)
+
+
+def listed(room: Room, now: float | None = None) -> bool:
+    """Whether the lobby lists the room: unfinished, or finished less than ``LISTED_AFTER_END`` ago."""
+    return room.ended is None or (now or time.time()) - room.ended < LISTED_AFTER_END
+
+
+async def close(lobby: Lobby, room: Room, reason: str, by: Connection | None = None, re: int | None = None) -> None:
+    """Delete a waiting room (the caller holds its lock) and tell everyone watching it why."""
+    key = f"{PREFIX}room:{room.id}"
+    script = lobby.store.redis.register_script(_CLOSE)
+    if not await script(keys=[key, key + ":log", key + ":chat", OPEN], args=[reason, str(LIVE_TTL), room.id]):
+        raise ProtocolError(ErrorCode.CANNOT_CANCEL, f"room {room.id} has a finished match; it cannot be closed")
+    lobby.rooms.pop(room.id, None)
+    room.closed = reason
+    if room.timer is not None:
+        room.timer.cancel()
+        room.timer = None
+    message = {"t": "room_closed", "room": room.id, "reason": reason}
+    frame = encode({**message, "re": None})
+    if by is not None:
+        by.send(encode({**message, "re": re}))
+    for conn in list(room.watchers):
+        if conn is not by:
+            conn.send(frame)
+        room.unwatch(conn)
+    log.info("room %s closed: %s", room.id, reason)
+
+
+async def cancel(lobby: Lobby, room: Room, conn: Connection, token: str, re: int) -> None:
+    """``cancel``: the holder of a seat in a room still waiting for players deletes it."""
+    async with room.lock:
+        try:
+            room.seat_of(token)
+        except ProtocolError:
+            message = f"that token holds no seat in room {room.id}; only a seated player may cancel it"
+            raise ProtocolError(ErrorCode.CANNOT_CANCEL, message) from None
+        if not waiting(room):
+            status = "over" if room.over else "playing"
+            message = f"room {room.id} is {status}, not waiting for players; only a waiting room can be cancelled"
+            raise ProtocolError(ErrorCode.CANNOT_CANCEL, message)
+        await close(lobby, room, "cancelled", conn, re)
+
+
+class Sweeper:
+    """The background sweep: expires waiting rooms, archives matches ended outside a decision, retires finished rooms."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Sweep every ``SWEEP_EVERY`` seconds until ``stop`` is set."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), SWEEP_EVERY)
+            if stop.is_set():
+                return
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("room sweep failed; trying again at the next one")
+
+    async def sweep(self) -> None:
+        now = time.time()
+        for room in list(self.lobby.rooms.values()):
+            if room.over:
+                if room.ended is None:
+                    outcome = room.game.outcome(room.state)
+                    await self.lobby.store.finish(room.id, outcome.data() if outcome is not None else None)
+                    room.ended = now
+                elif not listed(room, now) and not room.watchers:
+                    self.lobby.rooms.pop(room.id, None)
+            elif waiting(room) and now - room.created >= WAITING_TTL:
+                async with room.lock:
+                    if waiting(room) and room.id in self.lobby.rooms:
+                        await close(self.lobby, room, "expired")

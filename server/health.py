@@ -1,0 +1,69 @@
+"""Whether Redis answers: watched once a second, so requests fail fast while it does not.
+
+``/health`` says ``degraded`` while Redis is unreachable; a server started before Redis
+waits for it with growing pauses, saying so in one log line per attempt.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from server.store import Store
+
+__all__ = ["INTERVAL", "Health", "wait_for_store"]
+
+log = logging.getLogger(__name__)
+INTERVAL = 1.0
+"""Seconds between pings of Redis."""
+BACKOFF = (0.25, 0.5, 1.0, 2.0, 5.0)
+"""Pauses between attempts to reach Redis at start; the last one repeats."""
+
+
+async def wait_for_store(store: Store) -> None:
+    """Ping until Redis answers."""
+    attempt = 0
+    while True:
+        try:
+            await store.ping()
+            if attempt:
+                log.info("redis answers at %s", store.url)
+            return
+        except Exception as exc:
+            pause = BACKOFF[min(attempt, len(BACKOFF) - 1)]
+            attempt += 1
+            log.warning("waiting for redis at %s (attempt %d, next in %.2g s): %s", store.url, attempt, pause, exc)
+            await asyncio.sleep(pause)
+
+
+class Health:
+    """The store's reachability, refreshed by a background ping."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.up = True
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(INTERVAL)
+            try:
+                await asyncio.wait_for(self.store.ping(), INTERVAL * 2)
+                up = True
+            except Exception:
+                up = False
+            if up != self.up:
+                if up:
+                    log.info("redis answers again")
+                else:
+                    log.error("redis at %s does not answer: requests that need it fail at once", self.store.url)
+            self.up = up

@@ -1,0 +1,61 @@
+"""Prometheus metrics of a server process, scraped at ``GET /metrics`` on the game port.
+
+Counters and histograms live in the process's default registry; the room gauges are
+read from the lobby at scrape time, so they cost nothing per decision.
+"""
+from __future__ import annotations
+
+import weakref
+from collections import Counter as Tally
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+__all__ = [
+    "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "OUTBOX_DROPS", "RATE_LIMITED",
+    "REFUSED", "ROOMS", "RoomCollector", "scrape",
+]
+
+_LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+CONNECTIONS = Gauge("cardroom_connections", "Open websocket connections")
+DECISIONS = Counter("cardroom_decisions", "Decisions persisted, by game and by who made them", ["game", "by"])
+DECISION_SECONDS = Histogram("cardroom_decision_seconds",
+                             "A decide request from receipt to every view queued (applied, persisted, sent)",
+                             buckets=_LATENCY)
+COMMIT_SECONDS = Histogram("cardroom_commit_seconds", "The atomic Redis commit of one decision", buckets=_LATENCY)
+OUTBOX_DROPS = Counter("cardroom_outbox_drops", "Connections dropped for not reading their frames")
+RATE_LIMITED = Counter("cardroom_rate_limited", "Messages dropped by the per-connection rate limit")
+REFUSED = Counter("cardroom_refused_connections", "Handshakes refused, by reason", ["reason"])
+ERRORS = Counter("cardroom_errors", "Error replies sent, by code", ["code"])
+
+
+class RoomCollector(Collector):
+    """Live rooms by game and status, counted from the tracked lobbies when scraped (one per server in
+    this process; tests run several)."""
+
+    def __init__(self) -> None:
+        self.lobbies: weakref.WeakSet[Lobby] = weakref.WeakSet()
+
+    def collect(self) -> Iterator[Metric]:
+        family = GaugeMetricFamily("cardroom_rooms", "Rooms in this server's memory, by game and status",
+                                   labels=["game", "status"])
+        tally = Tally((room.game.name, room.status) for lobby in list(self.lobbies) for room in lobby.rooms.values())
+        for (game, status), count in sorted(tally.items()):
+            family.add_metric([game, status], count)
+        yield family
+
+
+ROOMS = RoomCollector()
+REGISTRY.register(ROOMS)
+
+
+def scrape() -> bytes:
+    """The text exposition of every metric."""
+    return generate_latest(REGISTRY)

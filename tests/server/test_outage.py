@@ -1,0 +1,80 @@
+"""A Redis outage: every request that needs the store answers `unavailable` (never `internal`), at once once the
+outage is known; /health says degraded; everything serves again when Redis is back; a server started before
+Redis waits for it."""
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+
+from client import Client, ClientError
+from server.app import run
+from tests.server.redis_proxy import ReplyDropper
+
+
+def health(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url.replace("ws://", "http://") + "/health", timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+async def poll_health(url: str, status: int) -> str:
+    for _ in range(100):
+        code, text = await asyncio.to_thread(health, url)
+        if code == status:
+            return text
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/health never answered {status}")
+
+
+async def test_requests_during_an_outage_are_unavailable(proxied: tuple[str, ReplyDropper]) -> None:
+    url, proxy = proxied
+    async with await Client.connect(url) as player:
+        seat = await player.create("queens_challenge", seed=4)
+        assert not isinstance(seat, str)
+        proxy.go_down()
+        for request in (player.create("creature_wars"), player.request("scores", game="queens_challenge")):
+            with pytest.raises(ClientError) as failed:
+                await request
+            assert failed.value.code == "unavailable"
+        assert "degraded" in await poll_health(url, 503)
+        with pytest.raises(ClientError) as fast:  # known down: refused without asking Redis
+            await player.resume(seat.room, seat.token)
+        assert fast.value.code == "unavailable" and "store" in fast.value.message
+        assert isinstance(await player.list_rooms(), list)  # memory-only requests still served
+        proxy.down = False
+        assert await poll_health(url, 200) == "ok\n"
+        again = await player.resume(seat.room, seat.token)
+        assert again.seat == seat.seat
+        assert not isinstance(await player.create("creature_wars"), str)
+
+
+async def test_a_server_started_before_redis_waits_for_it(redis_url: str) -> None:
+    port = urlsplit(redis_url).port
+    assert port is not None
+    proxy = ReplyDropper(port)
+    proxy_port = await proxy.start()
+    proxy.go_down()
+    ready: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(host="127.0.0.1", port=0, redis_url=f"redis://127.0.0.1:{proxy_port}/0",
+                                   ready=ready, stop=stop))
+    try:
+        await asyncio.sleep(1.0)
+        assert not ready.done() and not task.done()  # waiting, not crashed
+        proxy.down = False
+        host, server_port = await asyncio.wait_for(ready, 15)
+        async with await Client.connect(f"ws://{host}:{server_port}") as player:
+            assert not isinstance(await player.create("queens_challenge"), str)
+    finally:
+        stop.set()
+        if ready.done():
+            await asyncio.wait_for(task, 10)
+        else:
+            task.cancel()
+        await proxy.close()

@@ -1,0 +1,203 @@
+"""Rooms that come and go: cancel, expiry of waiting rooms, finished rooms retired and archived, ended matches found again."""
+from __future__ import annotations
+
+import msgpack
+import pytest
+import redis
+
+from client import Client, ClientError
+from server import expiry
+from server.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
+from tests.server.servers import QUICK, finished_match, restarted
+
+
+@pytest.fixture(autouse=True)
+def sweep_fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep every few milliseconds (before the server starts); what it sweeps stays governed by the other constants."""
+    monkeypatch.setattr(expiry, "SWEEP_EVERY", 0.02)
+
+
+async def _code(call: object) -> str:
+    with pytest.raises(ClientError) as caught:
+        await call  # type: ignore[misc]
+    return caught.value.code
+
+
+async def test_cancel_a_waiting_room(server_url: str, redis_url: str) -> None:
+    a = await Client.connect(server_url, name="ann", record_frames=True)
+    w = await Client.connect(server_url, record_frames=True)
+    other = await Client.connect(server_url)
+    try:
+        sa = await a.create("creature_wars")
+        assert not isinstance(sa, str)
+        await w.spectate(sa.room)
+        reply = await a.cancel(sa)
+        assert reply["t"] == "room_closed" and reply["room"] == sa.room and reply["reason"] == "cancelled"
+        pushed = await w.wait_message(lambda m: m["t"] == "room_closed")
+        assert pushed == {"t": "room_closed", "room": sa.room, "reason": "cancelled", "re": None}
+        assert [m for m in a.received() if m["t"] == "room_closed"] == [reply]  # once, as the reply
+        assert sa.room not in {r["room"] for r in await other.list_rooms()}
+        assert await _code(other.join(sa.room)) == "room_closed"
+        assert await _code(other.spectate(sa.room)) == "room_closed"
+        assert await _code(other.resume(sa.room, sa.token)) == "room_closed"
+        assert await _code(a.chat(sa.room, "still here?")) in ("room_closed", "unknown_room")
+        r = redis.Redis.from_url(redis_url)
+        assert r.hgetall(f"cardroom:room:{sa.room}") == {b"closed": b"cancelled"}
+        assert 0 < r.ttl(f"cardroom:room:{sa.room}") <= LIVE_TTL
+        assert not r.sismember("cardroom:open", sa.room)
+    finally:
+        for c in (a, w, other):
+            await c.close()
+    # a restarted server knows it was cancelled
+    async with restarted(redis_url) as url, await Client.connect(url) as c:
+        assert await _code(c.join(sa.room)) == "room_closed"
+
+
+async def test_cannot_cancel_a_running_match_or_without_a_seat(server_url: str) -> None:
+    a = await Client.connect(server_url)
+    b = await Client.connect(server_url, record_frames=True)
+    w = await Client.connect(server_url, record_frames=True)
+    try:
+        sa = await a.create("creature_wars", seed=3)
+        assert not isinstance(sa, str)
+        waiting = await a.create("creature_wars")
+        assert not isinstance(waiting, str)
+        await w.spectate(waiting.room)
+        # a spectator, holding no seat, cannot cancel the waiting room
+        assert await _code(w.request("cancel", room=waiting.room, token="not-a-seat-token")) == "cannot_cancel"
+        sb = await b.join(sa.room)
+        assert await _code(a.cancel(sa)) == "cannot_cancel"
+        assert await _code(b.cancel(sb)) == "cannot_cancel"
+        assert not [m for m in b.received() + w.received() if m["t"] == "room_closed"]
+        listed = {r["room"]: r["status"] for r in await a.list_rooms()}
+        assert listed == {sa.room: "playing", waiting.room: "waiting"}
+        # the match plays on
+        before = a.versions[sa.room]
+        await a.decide(sa, a.views[sa.room]["legal"][0])
+        assert a.versions[sa.room] == before + 1
+    finally:
+        for c in (a, b, w):
+            await c.close()
+
+
+async def test_a_waiting_room_nobody_joins_expires(server_url: str, redis_url: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    a = await Client.connect(server_url, record_frames=True)
+    b = await Client.connect(server_url)
+    w = await Client.connect(server_url, record_frames=True)
+    try:
+        playing = await a.create("creature_wars", seed=1)
+        assert not isinstance(playing, str)
+        await b.join(playing.room)
+        lonely = await a.create("creature_wars")
+        assert not isinstance(lonely, str)
+        await w.spectate(lonely.room)
+        monkeypatch.setattr(expiry, "WAITING_TTL", 0.0)  # every room is now older than that
+        for client in (a, w):
+            closed = await client.wait_message(lambda m: m["t"] == "room_closed")
+            assert closed == {"t": "room_closed", "room": lonely.room, "reason": "expired", "re": None}
+        assert {r["room"] for r in await b.list_rooms()} == {playing.room}
+        assert await _code(b.spectate(lonely.room)) == "room_closed"
+        assert redis.Redis.from_url(redis_url).hget(f"cardroom:room:{lonely.room}", "closed") == b"expired"
+        await a.decide(playing, a.views[playing.room]["legal"][0])  # the full room was not touched
+    finally:
+        for c in (a, b, w):
+            await c.close()
+
+
+async def test_finished_rooms_leave_the_listing_and_keep_a_match_record(
+        server_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, sa, b, _sb = await finished_match(server_url)
+    try:
+        listed = {r["room"]: r for r in await a.list_rooms()}
+        assert listed[sa.room]["status"] == "over"
+        assert listed[sa.room]["players"] == ["ann", "bob"]
+        assert listed[sa.room]["game"] == "creature_wars" and listed[sa.room]["clock"] is None
+        assert listed[sa.room]["spectators"] == 0
+        monkeypatch.setattr(expiry, "LISTED_AFTER_END", 0.0)
+        assert sa.room not in {r["room"] for r in await a.list_rooms()}
+        r = redis.Redis.from_url(redis_url)
+        key = f"cardroom:room:{sa.room}"
+        for live in (key, key + ":log"):
+            assert 0 < r.ttl(live) <= LIVE_TTL
+        assert LIVE_TTL < r.ttl(f"cardroom:match:{sa.room}") <= RECORD_TTL
+        assert LIVE_TTL < r.ttl(f"cardroom:match:{sa.room}:log") <= RECORD_TTL
+        store = Store(redis_url)
+        try:
+            record = await store.match(sa.room)
+            log = await store.log(sa.room)
+        finally:
+            await store.close()
+        assert record is not None
+        over = a.over[sa.room]
+        assert record["game"] == "creature_wars" and record["options"] == QUICK
+        assert int(record["seed"]) == over["seed"] and record["commitment"] == over["commitment"]
+        assert (record["name:0"], record["name:1"]) == ("ann", "bob")
+        assert record["outcome"] == over["outcome"]
+        assert record["log"] == log and len(log) == int(record["version"])
+        assert not any(k.startswith("seat:") for k in record)  # no token hashes in the record
+        assert msgpack.unpackb(r.hget(key, "options")) == QUICK
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_seat_resuming_an_ended_match_gets_the_result(server_url: str, redis_url: str) -> None:
+    a, sa, b, _sb = await finished_match(server_url)
+    over = a.over[sa.room]
+    final = a.views[sa.room]
+    await a.close()
+    await b.close()
+    # a restarted server reloads only unfinished rooms: the ended one is loaded on demand
+    async with restarted(redis_url) as url:
+        a2 = await Client.connect(url, record_frames=True)
+        late = await Client.connect(url, record_frames=True)
+        try:
+            assert sa.room not in {r["room"] for r in await a2.list_rooms()}
+            seat = await a2.resume(sa.room, sa.token)
+            assert seat.seat == sa.seat
+            got = await a2.wait_message(lambda m: m["t"] == "match_over")
+            assert got["outcome"] == over["outcome"] and got["seed"] == over["seed"]
+            kinds = [m["t"] for m in a2.received()]
+            assert kinds[-3:] == ["seat_granted", "view", "match_over"]
+            assert a2.views[sa.room] == final
+            # joining it (no seat left) shows the result to a late comer as a spectator
+            reply = await late.request("join", room=sa.room)
+            assert reply["t"] == "spectating"
+            await late.wait_message(lambda m: m["t"] == "match_over")
+            assert late.views[sa.room]["outcome"] == final["outcome"]
+            assert await _code(late.request("decide", room=sa.room, token=sa.token, version=0,
+                                            decision={"kind": "pass"})) == "match_over"
+        finally:
+            await a2.close()
+            await late.close()
+
+
+async def test_unknown_rooms_stay_unknown(server_url: str) -> None:
+    async with await Client.connect(server_url) as c:
+        assert await _code(c.spectate("nosuch")) == "unknown_room"
+        assert await _code(c.request("cancel", room="nosuch", token="t")) == "unknown_room"
+
+
+async def test_a_match_ended_outside_a_decision_is_archived_once(redis_url: str) -> None:
+    """The sweep's fallback (Store.finish): same record and expiries as a final decision, written once."""
+    store = Store(redis_url)
+    try:
+        record = RoomRecord(room="r1", game="creature_wars", options=QUICK, seed=7, commitment="c", created=1.0,
+                            version=0, state={"x": 1}, seats=(None, None), names=("ann", "bob"))
+        assert await store.create(record)
+        assert await store.claim("r1", 0, "hash0", "ann")
+        outcome = {"winner": 1, "reason": "knockout", "scores": [0, 1], "detail": ""}
+        assert await store.finish("r1", outcome)
+        assert not await store.finish("r1", outcome)
+        assert not await store.finish("nosuch", outcome)
+        kept = await store.match("r1")
+        assert kept is not None and kept["outcome"] == outcome and kept["name:0"] == "ann" and kept["log"] == []
+        assert not any(k.startswith("seat:") for k in kept)
+        loaded = await store.load("r1")
+        assert loaded is not None and loaded.ended is not None
+        r = redis.Redis.from_url(redis_url)
+        assert not r.sismember("cardroom:open", "r1")
+        assert 0 < r.ttl("cardroom:room:r1") <= LIVE_TTL < r.ttl("cardroom:match:r1") <= RECORD_TTL
+    finally:
+        await store.close()
