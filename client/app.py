@@ -36,6 +36,7 @@ from client.messages import (
     NameRefused,
     OfferRematch,
     PresenceChanged,
+    RecentArrived,
     RefreshRooms,
     RematchOffered,
     RematchReady,
@@ -107,6 +108,8 @@ class CardroomApp(App[None]):
         self.lobby = LobbyScreen()
         self.rooms: dict[str, dict[str, Any]] = {}
         """The latest lobby summary of each room."""
+        self.recent: dict[str, list[dict[str, Any]]] = {}
+        """The room's last events sent with the view that opens its table: a table opened anew rebuilds its log."""
 
     def on_mount(self) -> None:
         self.sub_title = f"connecting to {self.link.address}…"
@@ -216,7 +219,8 @@ class CardroomApp(App[None]):
         screen = self.match_screen(message.room)
         if screen is None:
             return
-        screen.show(message.version, message.view, message.events)
+        recent = self.recent.pop(message.room, [])
+        screen.show(message.version, message.view, [*recent, *message.events] if screen.version < 0 else message.events)
         if isinstance(screen, DuelScreen):
             screen.name_clocks()  # "You" once the view says which seat is ours
         if message.version == 0 and not message.events:
@@ -330,6 +334,10 @@ class CardroomApp(App[None]):
             self.link.rename(name)
 
         self.push_screen(NameScreen(message.code, message.message, message.name), chosen)
+
+    @on(RecentArrived)
+    def _recent_arrived(self, message: RecentArrived) -> None:
+        self.recent[message.room] = message.events
 
     @on(ClockArrived)
     def _clock_arrived(self, message: ClockArrived) -> None:

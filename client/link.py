@@ -28,6 +28,7 @@ from client.messages import (
     MatchOver,
     NameRefused,
     PresenceChanged,
+    RecentArrived,
     RematchOffered,
     RematchReady,
     RoomClosed,
@@ -173,6 +174,8 @@ class Link:
             self.commitments.setdefault(str(message["room"]), str(message["commitment"]))
         if kind == "view" and isinstance(message.get("clock"), dict):
             self.post(ClockArrived(message["room"], message["clock"]))
+        if kind == "view" and message.get("recent"):
+            self.post(RecentArrived(message["room"], list(message["recent"])))
         if kind == "view":
             self.post(ViewArrived(message["room"], int(message["version"]), message["view"],
                                   list(message.get("events") or [])))

@@ -19,6 +19,7 @@ __all__ = [
     "CancelRoom",
     "ChatArrived",
     "ClockArrived",
+    "RecentArrived",
     "NameRefused",
     "OfferRematch",
     "PresenceChanged",
@@ -224,6 +225,15 @@ class ClockArrived(Message):
         super().__init__()
         self.room = room
         self.clock = clock
+
+
+class RecentArrived(Message):
+    """The last events of ``room`` (redacted for us), sent with the view that answers a join, resume or spectate."""
+
+    def __init__(self, room: str, events: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.room = room
+        self.events = events
 
 
 class NameRefused(Message):

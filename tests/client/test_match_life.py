@@ -280,3 +280,18 @@ async def test_a_dropped_opponent_is_noted_at_the_table(server_url: str) -> None
 async def bob_back(server_url: str, seat: Seat) -> None:
     async with await Client.connect(server_url, name="bob") as again:
         await again.resume(seat.room, seat.token)
+
+
+async def test_a_table_opened_late_rebuilds_its_log_from_the_recent_events(server_url: str) -> None:
+    async with await Client.connect(server_url, name="p1") as p1, await Client.connect(server_url, name="p2") as p2:
+        first = await p1.create("creature_wars", seed=21)
+        assert isinstance(first, Seat)
+        second = await p2.join(first.room)
+        for client, seat in ((p1, first), (p2, second)):
+            view = await client.wait_view(seat.room, lambda v: bool(v["legal"]))
+            await client.decide(seat, view["legal"][0])
+        await p1.wait_view(first.room, lambda v: v["turn"] == 2)
+        app = CardroomApp(server_url, "late", spectate=first.room)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: on_table(app), "the table")
+            await until(pilot, lambda: "Revealed: " in panel_text(app, "#log"), "the turn 1 reveal in the log")
