@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["BadOptions", "EngineError", "ErrorCode", "IllegalDecision", "MatchOver", "NotYourTurn"]
+__all__ = ["BadOptions", "EngineError", "ErrorCode", "IllegalDecision", "MatchOver", "NotYourTurn", "TooLate"]
 
 
 class ErrorCode(enum.StrEnum):
@@ -13,6 +13,7 @@ class ErrorCode(enum.StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_DECISION = "illegal_decision"
     MATCH_OVER = "match_over"
+    TOO_LATE = "too_late"
 
 
 class EngineError(Exception):
@@ -47,3 +48,9 @@ class MatchOver(EngineError):
     """The match has ended; nothing more is accepted."""
 
     code = ErrorCode.MATCH_OVER
+
+
+class TooLate(EngineError):
+    """The match has gone past the point where this is allowed (e.g. an abort after the first duel)."""
+
+    code = ErrorCode.TOO_LATE

@@ -51,6 +51,9 @@ class OutcomeReason(enum.StrEnum):
     MAYHEM = "mayhem"
     WON = "won"
     LOST = "lost"
+    RESIGNED = "resigned"
+    FORFEIT = "forfeit"
+    ABORTED = "aborted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,9 @@ class Game(Protocol):
 
     def outcome(self, state: Any) -> Outcome | None:
         """``None`` while the match goes on."""
+
+    def abortable(self, state: Any) -> bool:
+        """True while the match may still be aborted by agreement: nothing has been resolved yet."""
 
     def timer(self, state: Any) -> tuple[Seat, int] | None:
         """A seat whose decision is timed, and the limit in seconds: when it runs out the server

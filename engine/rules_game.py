@@ -5,16 +5,32 @@ decisions also carries ``opened`` (the version its pending decisions opened at).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import enum
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from engine.interface import Decision, Event, Outcome, Seat
+from engine.errors import MatchOver, NotYourTurn, TooLate
+from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat
 
-__all__ = ["RulesGame"]
+__all__ = ["ENDINGS", "RulesGame"]
+
+ENDINGS: dict[str, OutcomeReason] = {
+    "resign": OutcomeReason.RESIGNED,
+    "forfeit": OutcomeReason.FORFEIT,
+    "abort": OutcomeReason.ABORTED,
+}
+"""Decision kinds every game takes, each ending the match for a reason of its own.
+
+``resign`` a player may send; ``forfeit`` (a seat's clock ran out too often, or it stayed away)
+and ``abort`` (both seats agreed, before anything was resolved) only the server applies."""
 
 
 def _untimed(state: Any) -> tuple[Seat, int] | None:
     return None
+
+
+def _untouched(state: Any) -> bool:
+    return bool(state.version == 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +51,8 @@ class RulesGame:
     timer_fn: Callable[[Any], tuple[Seat, int] | None] = _untimed
     sealed: bool = False
     """True when seats decide simultaneously: staleness is then judged from ``state.opened``."""
+    abortable_fn: Callable[[Any], bool] = _untouched
+    """True while nothing has been resolved, so the players may still agree to abort (default: no decision yet)."""
 
     def seats(self, options: Mapping[str, Any]) -> int:
         return self.players
@@ -57,7 +75,37 @@ class RulesGame:
         return self.legal_fn(state, seat)
 
     def apply(self, state: Any, seat: Seat, decision: Decision) -> tuple[Any, Sequence[Event]]:
+        reason = ENDINGS.get(str(decision.get("kind"))) if isinstance(decision, Mapping) else None
+        if reason is not None:
+            return self._end(state, seat, reason)
         return self.apply_fn(state, seat, decision)
+
+    def abortable(self, state: Any) -> bool:
+        return state.outcome is None and self.abortable_fn(state)
+
+    def _end(self, state: Any, seat: Seat, reason: OutcomeReason) -> tuple[Any, Sequence[Event]]:
+        """Resign, forfeit or abort: the match ends at once, whoever's turn it is."""
+        if state.outcome is not None:
+            raise MatchOver("the match is over")
+        if not 0 <= seat < self.players:
+            raise NotYourTurn(f"seat {seat} does not exist in {self.title} (seats 0 to {self.players - 1})")
+        if reason is OutcomeReason.ABORTED and not self.abortable_fn(state):
+            raise TooLate("too late to abort: the first duel (or attack) has been resolved")
+        winner = None if reason is OutcomeReason.ABORTED or self.players != 2 else 1 - seat
+        text = {
+            OutcomeReason.RESIGNED: f"Seat {seat} resigns.",
+            OutcomeReason.FORFEIT: f"Seat {seat} forfeits: its clock ran out too often, or it stayed away too long.",
+            OutcomeReason.ABORTED: "Both players agreed to abort the match: no result.",
+        }[reason]
+        if winner is not None:
+            text += f" Seat {winner} wins."
+        outcome = Outcome(winner, reason, (), text)
+        changes: dict[str, Any] = {"version": state.version + 1, "outcome": outcome}
+        phase = getattr(state, "phase", None)
+        if isinstance(phase, enum.Enum) and "OVER" in type(phase).__members__:
+            changes["phase"] = type(phase)["OVER"]
+        ended = replace(state, **changes)
+        return ended, [Event("over", {"text": text, "winner": winner, "reason": reason.value, "seat": seat})]
 
     def view(self, state: Any, seat: Seat | None) -> dict[str, Any]:
         return self.view_fn(state, seat)

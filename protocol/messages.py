@@ -24,7 +24,7 @@ _ROOM = Field("room", str, max_len=64)
 _TOKEN = Field("token", str, max_len=128)
 
 CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
-    "hello": (Field("v", int), Field("name", str, required=False, max_len=40)),
+    "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128)),
     "list_rooms": (Field("game", str, required=False, max_len=40),),
     "create_room": (
         Field("game", str, max_len=40),
@@ -33,6 +33,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("sit", bool, required=False),
         Field("daily", bool, required=False),
         Field("spectator_chat", str, required=False, max_len=16),
+        Field("clock", dict, required=False),
     ),
     "scores": (Field("game", str, max_len=40), Field("daily", bool, required=False), Field("limit", int, required=False)),
     "join": (_ROOM, Field("seat", int, required=False)),
@@ -44,6 +45,9 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "cancel": (_ROOM, _TOKEN),
     "chat": (_ROOM, Field("text", str, max_len=200)),
     "rematch": (_ROOM, _TOKEN),
+    "my_rooms": (),
+    "resign": (_ROOM, _TOKEN),
+    "abort": (_ROOM, _TOKEN),
 }
 """Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
 
@@ -51,5 +55,6 @@ SERVER_MESSAGES: frozenset[str] = frozenset(
     {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
      "match"}
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
+    | {"presence", "abort_offered", "seat_moved"}
 )
 """Server → client message types."""

@@ -17,6 +17,7 @@ from websockets.http11 import Request, Response
 from protocol.messages import MAX_FRAME
 from server import logs, metrics
 from server.admission import PER_ADDRESS, Admission
+from server.clock import heartbeat
 from server.expiry import Sweeper
 from server.health import Health, wait_for_store
 from server.lobby import Lobby
@@ -49,6 +50,7 @@ async def run(
     restored = await lobby.restore()
     metrics.ROOMS.lobbies.add(lobby)
     stop = stop or asyncio.Event()
+    beating = asyncio.create_task(heartbeat(store, stop))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -87,6 +89,7 @@ async def run(
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         await stop.wait()
         await sweeper
+    await beating
     metrics.ROOMS.lobbies.discard(lobby)
     await health.stop()
     await store.close()

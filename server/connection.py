@@ -37,6 +37,8 @@ class Connection:
         self.id = next(_ids)
         self.ws = ws
         self.name = ""
+        self.player: str | None = None
+        """The public player id from ``hello``'s key; None for a guest."""
         self.greeted = False
         self.rooms: dict[str, int | None] = {}
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue(OUTBOX)

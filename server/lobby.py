@@ -16,7 +16,9 @@ from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
 from server import expiry
+from server.clock import limits_for
 from server.health import Health
+from server.identity import Names
 from server.quota import Quota
 from server.room import Room, commitment
 from server.store import RoomRecord, Store
@@ -49,6 +51,7 @@ class Lobby:
         self.health = health
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.quota = Quota()
+        self.names = Names(store.redis)
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)
@@ -79,7 +82,7 @@ class Lobby:
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
-                     spectator_chat: str = "all") -> Room:
+                     clock: Any = None, spectator_chat: str = "all") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
@@ -89,6 +92,7 @@ class Lobby:
         game = registry.get(game_name)
         if game is None:
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"unknown game {game_name!r}; games: {', '.join(registry.GAMES)}")
+        limits = limits_for(game, clock)
         if daily and (seed is not None or options):
             raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: a daily room takes no 'seed' and no 'options'")
         size = len(msgpack.packb(options))
@@ -120,7 +124,7 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed, commitment=commitment(room_id, seed),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
-                table=table, spectator_chat=spectator_chat,
+                table=table, spectator_chat=spectator_chat, limits=limits.data(),
             )
             if await self.store.create(record):
                 room = Room(record, game, state, self.store)
@@ -151,13 +155,15 @@ class Lobby:
     async def restore(self) -> int:
         """Reload every unfinished room from the store; returns how many."""
         count = 0
+        alive = await self.store.alive()
         for record in await self.store.open_rooms():
             game = registry.get(record.game)
             if game is None:
                 log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
                 continue
-            room = Room(record, game, game.load(record.state), self.store)
+            room = Room(record, game, game.load(record.state), self.store, alive)
             self.rooms[record.room] = room
+            await self.store.save_clock(record.room, msgpack.packb(room.clock.data()))
             room.arm()
             count += 1
         return count

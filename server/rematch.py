@@ -4,11 +4,10 @@ The offers live in memory: a server restart forgets them (each seat sends ``rema
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
 from server.connection import Connection
-from server.room import clock_setting
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -41,13 +40,12 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
                 if watcher is not conn:
                     watcher.send(frame)
             return
-        setting = clock_setting(room)
-        same_clock: dict[str, Any] = {"clock": setting} if setting is not None else {}
-        new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat, **same_clock)
+        new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat,
+                                 clock=room.clock.limits.data())
         count = len(room.seats)
         tokens = {}
         for old in range(count):
-            tokens[old] = await new.claim(swapped(old, count), room.names[old])
+            tokens[old] = await new.claim(swapped(old, count), room.names[old], room.owners[old])
         room.rematched = new, tokens
     holders = [(c, s) for c, s in room.watchers.items() if s is not None]
     if conn not in room.watchers:

@@ -14,12 +14,16 @@ import msgpack
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
+from server import clock as clocks
 from server import metrics
 from server.connection import Connection
 from server.history import History
 from server.store import RoomRecord, Store
 
-__all__ = ["Room", "commitment", "hash_token", "state_digest"]
+__all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token", "state_digest"]
+
+SERVER_ONLY = frozenset({"timeout", "forfeit", "abort"})
+"""Decision kinds only the server applies (a clock ran out, a seat stayed away, both seats agreed to abort)."""
 
 log = logging.getLogger(__name__)
 RETRY_WINDOW = 64
@@ -43,17 +47,10 @@ def commitment(room: str, seed: int) -> str:
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
-def clock_setting(room: Room) -> dict[str, Any] | None:
-    """The room's clock setting (``room.clock.limits``) as plain data, or ``None`` for a room without one."""
-    limits = getattr(getattr(room, "clock", None), "limits", None)
-    data = getattr(limits, "data", None)
-    return data() if callable(data) else None
-
-
 class Room:
     """The live room: its state, the seat token hashes and the connections watching it."""
 
-    def __init__(self, record: RoomRecord, game: Game, state: Any, store: Store) -> None:
+    def __init__(self, record: RoomRecord, game: Game, state: Any, store: Store, alive: float | None = None) -> None:
         self.id = record.room
         self.game = game
         self.options = record.options
@@ -79,6 +76,13 @@ class Room:
         """Seats that asked for a rematch of the finished match."""
         self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
         """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
+        self.owners: list[str] = list(record.owners) + [""] * (len(record.seats) - len(record.owners))
+        now = time.time()
+        self.clock = clocks.Clock.load(clocks.Limits.from_data(record.limits), len(self.seats), record.clock, alive, now)
+        self.clock.sync(game, state, all(self.seats), now)
+        self.away: dict[Seat, float] = dict.fromkeys(range(len(self.seats)), now)
+        """Seats no connection watches, and since when (wall time)."""
+        self.abort_offers: set[Seat] = set()
 
     @property
     def over(self) -> bool:
@@ -109,7 +113,7 @@ class Room:
             "players": list(self.names),
             "score": self.game.view(self.state, None).get("score"),
             "commitment": self.commitment,
-            "clock": clock_setting(self),
+            "clock": self.clock.limits.data(),
             "spectator_chat": self.spectator_chat,
         }
 
@@ -120,7 +124,7 @@ class Room:
                 return seat
         raise ProtocolError(ErrorCode.BAD_TOKEN, f"that token holds no seat in room {self.id}")
 
-    async def claim(self, seat: Seat | None, name: str = "") -> tuple[Seat, str]:
+    async def claim(self, seat: Seat | None, name: str = "", player: str = "") -> tuple[Seat, str]:
         """Give a free seat (the first, or the one asked for) a new secret token, stored before it is granted."""
         async with self.lock:
             if self.closed:
@@ -136,26 +140,74 @@ class Room:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
-            if not await self.store.claim(self.id, seat, digest, name):
+            filled = all(held is not None or n == seat for n, held in enumerate(self.seats))
+            now = time.time()
+            clock = self.clock.copy()
+            clock.drain(now)
+            clock.sync(self.game, self.state, filled, now)
+            blob = msgpack.packb(clock.data()) if filled else b""
+            if not await self.store.claim(self.id, seat, digest, name, player, blob):
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} of room {self.id} is taken")
             self.seats[seat] = digest
             self.names[seat] = name
+            self.owners[seat] = player
+            self.clock = clock
         self.broadcast((), None, None)
+        self.arm()
         return seat, token
 
     def watch(self, conn: Connection, seat: Seat | None) -> None:
+        """``conn`` watches the room, as ``seat`` or as a spectator; a seat has one connection at a time:
+        any other connection watching as that seat is moved off it and told why (``seat_moved``)."""
+        if seat is not None:
+            for other, held in list(self.watchers.items()):
+                if held == seat and other is not conn:
+                    self.watchers.pop(other, None)
+                    other.rooms.pop(self.id, None)
+                    other.send(encode({
+                        "t": "seat_moved", "room": self.id, "seat": seat,
+                        "message": f"seat {seat} of room {self.id} was resumed on another connection; "
+                                   "this one no longer gets its views (resume it here to take it back)",
+                    }))
+        previous = self.watchers.get(conn)
         self.watchers[conn] = seat
         conn.rooms[self.id] = seat
+        if previous is not None and previous != seat:
+            self._left(previous)
+        if seat is not None and self.away.pop(seat, None) is not None:
+            self.presence(seat, True)
+            self.arm()
 
     def unwatch(self, conn: Connection) -> None:
-        self.watchers.pop(conn, None)
+        seat = self.watchers.pop(conn, None)
         conn.rooms.pop(self.id, None)
+        if seat is not None:
+            self._left(seat)
+
+    def _left(self, seat: Seat) -> None:
+        """A connection stopped watching as ``seat``: if it was the last, the seat is away."""
+        if seat in self.away or any(held == seat for held in self.watchers.values()):
+            return
+        self.away[seat] = time.time()
+        self.presence(seat, False)
+        self.arm()
+
+    def presence(self, seat: Seat, connected: bool) -> None:
+        """Tell everyone watching that a seat's last connection dropped, or that one came back (while the
+        match runs: afterwards nobody waits on anyone)."""
+        if self.over:
+            return
+        frame = encode({"t": "presence", "room": self.id, "seat": seat, "connected": connected})
+        for conn in list(self.watchers):
+            conn.send(frame)
 
     def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
                    recent: list[dict[str, Any]] | None = None) -> bytes:
         message = {
             "t": "view", "room": self.id, "version": self.version,
             "view": self.game.view(self.state, seat), "events": events, "re": re,
+            "clock": self.clock.wire(time.time()),
+            "presence": [n not in self.away for n in range(len(self.seats))],
         }
         if recent is not None:
             message["recent"] = recent
@@ -175,6 +227,9 @@ class Room:
                 return
             if self.over:
                 raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
+            if decision.get("kind") in SERVER_ONLY:
+                raise ProtocolError(ErrorCode.ILLEGAL_DECISION,
+                                    f"only the server applies {decision.get('kind')!r}; send 'resign' or 'abort' instead")
             if not self.game.opened(self.state, seat) <= version <= current:
                 raise ProtocolError(
                     ErrorCode.STALE_VERSION,
@@ -204,16 +259,21 @@ class Room:
             raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
         new_version = self.game.version(state)
         packed = msgpack.packb(self.game.dump(state))
-        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": time.time(),
-                                 "h": state_digest(packed)}
+        now = time.time()
+        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": now, "h": state_digest(packed)}
         if by_server:
             entry["server"] = True
         outcome = self.game.outcome(state)
+        self.clock.drain(now)
+        clock = self.clock.copy()
+        clock.decided(seat, str(decision.get("kind")), by_server)
+        clock.sync(self.game, state, all(self.seats), now)
         started = time.perf_counter()
         try:
             await self.store.commit(
                 self.id, current, new_version, packed, msgpack.packb(entry),
                 outcome is not None, self.score_entry(outcome), outcome.data() if outcome is not None else None,
+                msgpack.packb(clock.data()),
             )
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
             if not await self._landed(new_version):
@@ -223,6 +283,7 @@ class Room:
         log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
                                             "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
         self.state = state
+        self.clock = clock
         if outcome is not None:
             self.ended = time.time()
         self.broadcast(events, conn, re)
@@ -265,37 +326,85 @@ class Room:
         if record.version != self.version:
             log.warning("resynced from the store", extra={"room": self.id, "version": record.version})
             self.state = self.game.load(record.state)
+            now = time.time()
+            self.clock = clocks.Clock.load(clocks.Limits.from_data(record.limits), len(self.seats), record.clock, None, now)
+            self.clock.sync(self.game, self.state, all(self.seats), now)
             self.broadcast((), None, None)
             self.arm()
 
-    def arm(self) -> None:
-        """(Re)start the clock of a timed decision, if the game has one waiting."""
+    async def resign(self, conn: Connection, token: str, re: int) -> None:
+        """The seat gives up: the other wins (reason ``resigned``), stored and told like any decision."""
+        async with self.lock:
+            seat = self._playing(token)
+            await self._apply(seat, {"kind": "resign"}, conn, re)
+
+    async def abort(self, conn: Connection, token: str, re: int) -> None:
+        """Offer (or, the last seat to ask, agree) to abort: no result; only before anything is resolved."""
+        async with self.lock:
+            seat = self._playing(token)
+            if not self.game.abortable(self.state):
+                raise ProtocolError(ErrorCode.TOO_LATE, f"too late to abort the match in room {self.id}: "
+                                                        "the first duel (or attack) has been resolved; resign instead")
+            self.abort_offers.add(seat)
+            if len(self.abort_offers) == len(self.seats):
+                await self._apply(seat, {"kind": "abort"}, conn, re, by_server=True)
+                return
+            offer = {"t": "abort_offered", "room": self.id, "seat": seat}
+            conn.send(encode({**offer, "re": re}))
+            for other in list(self.watchers):
+                if other is not conn:
+                    other.send(encode({**offer, "re": None}))
+
+    def _playing(self, token: str) -> Seat:
+        """The seat ``token`` holds, in a match that has started and not ended; the caller holds the lock."""
+        seat = self.seat_of(token)
+        if self.over:
+            raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
+        if not all(self.seats):
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"room {self.id} is still waiting for players")
+        return seat
+
+    def arm(self, delay: float | None = None) -> None:
+        """(Re)schedule the next thing the clock must do (a time-out or a forfeit), if any clock runs."""
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        timed = self.game.timer(self.state)
-        if timed is not None:
-            seat, seconds = timed
-            self.timer = asyncio.get_running_loop().create_task(self._expire(seat, self.version, seconds))
+        if self.over or not all(self.seats):
+            return
+        if delay is None:
+            delay = self.clock.wake(time.time(), self.away)
+            if delay is None:
+                return
+        self.timer = asyncio.get_running_loop().create_task(self._wake(delay + 0.005))
 
-    async def _expire(self, seat: Seat, version: int, seconds: float) -> None:
-        """Time is up: the server takes the game's default for the seat, like any decision."""
-        await asyncio.sleep(seconds)
+    async def _wake(self, delay: float) -> None:
+        """Time is up for a seat: the server takes the game's default (or the forfeit), like any decision."""
+        await asyncio.sleep(delay)
         async with self.lock:
-            if self.version != version or self.over:
+            if self.timer is not asyncio.current_task():
                 return
             self.timer = None
+            now = time.time()
+            self.clock.drain(now)
+            due = self.clock.due(now, self.away)
+            if due is None or self.over:
+                self.arm()
+                return
+            seat, kind = due
             try:
-                await self._apply(seat, {"kind": "timeout"}, None, None, by_server=True)
+                await self._apply(seat, {"kind": kind}, None, None, by_server=True)
             except ProtocolError:
-                log.exception("time-out not applied; retrying", extra={"room": self.id, "seat": seat})
-                self.timer = asyncio.get_running_loop().create_task(self._expire(seat, version, 1.0))
+                log.exception("room %s: %s for seat %s not applied; retrying", self.id, kind, seat)
+                self.arm(1.0)
+            except Exception:
+                log.exception("room %s: %s for seat %s failed; retrying later", self.id, kind, seat)
+                self.arm(5.0)
 
     def score_entry(self, outcome: Outcome | None) -> tuple[str, str, int] | None:
         """A finished ranked solitaire's entry for its high-score table: (table, member, points)."""
         if outcome is None or not self.table or len(self.seats) != 1 or not outcome.scores:
             return None
-        member = f"{self.names[0] or 'anonymous'}|{self.id}"
+        member = f"{(self.names[0] if self.owners[0] else '') or 'guest'}|{self.id}"
         return f"{self.game.name}:{self.table}", member, outcome.scores[0]
 
     def broadcast(self, events: Any, decider: Connection | None, re: int | None) -> None:

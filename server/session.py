@@ -15,6 +15,7 @@ from protocol.messages import MAX_FRAME
 from server import admission, chat, expiry, metrics, rematch
 from server.connection import Connection
 from server.history import over_frame
+from server.identity import identify
 from server.lobby import Lobby
 from server.quota import check_spectators
 from server.records import match_record
@@ -112,9 +113,43 @@ class Session:
     async def on_hello(self, m: dict[str, Any], re: int) -> None:
         if m["v"] != PROTOCOL_VERSION:
             raise ProtocolError(ErrorCode.PROTOCOL_VERSION, f"server speaks protocol {PROTOCOL_VERSION}, not {m['v']}")
+        who = await identify(self.lobby.names, m.get("name", ""), m.get("key"))
         self.conn.greeted = True
-        self.conn.name = m.get("name", "")
-        self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE)
+        self.conn.name = who.name
+        self.conn.player = who.player
+        self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE,
+                   player=who.player, name=who.name)
+
+    async def on_my_rooms(self, m: dict[str, Any], re: int) -> None:
+        """Summaries of the rooms where this player (by key) holds a seat, with the seat; none for a guest."""
+        rooms = []
+        if self.conn.player is not None:
+            try:
+                held = await self.lobby.store.player_rooms(self.conn.player)
+            except (RedisError, OSError) as exc:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"your rooms could not be read, try again: {exc}") from None
+            for room_id in held:
+                try:
+                    room = await self.lobby.find(room_id)
+                except ProtocolError:  # cancelled, expired, or gone from the store
+                    continue
+                if self.conn.player in room.owners:
+                    rooms.append({**room.summary(), "seat": room.owners.index(self.conn.player)})
+        self.reply(re, "rooms", rooms=rooms)
+
+    async def on_resign(self, m: dict[str, Any], re: int) -> None:
+        room = await self.lobby.find(m["room"])
+        seat = room.seat_of(m["token"])
+        if room.watchers.get(self.conn, -1) != seat:
+            room.watch(self.conn, seat)
+        await room.resign(self.conn, m["token"], re)
+
+    async def on_abort(self, m: dict[str, Any], re: int) -> None:
+        room = await self.lobby.find(m["room"])
+        seat = room.seat_of(m["token"])
+        if room.watchers.get(self.conn, -1) != seat:
+            room.watch(self.conn, seat)
+        await room.abort(self.conn, m["token"], re)
 
     async def on_list_rooms(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "rooms", rooms=self.lobby.listing(m.get("game")))
@@ -123,7 +158,7 @@ class Session:
         self.lobby.quota.check(self.address, self.lobby.rooms)
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
-                                       spectator_chat=spectator_chat)
+                                       clock=m.get("clock"), spectator_chat=spectator_chat)
         self.lobby.quota.record(self.address, room.id)
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment)
         if m.get("sit", True):
@@ -137,7 +172,7 @@ class Session:
         if room.over:  # nothing to sit in: the late comer watches the result
             await self.enter(room, None, re, "spectating", commitment=room.commitment)
             return
-        seat, token = await room.claim(seat, self.conn.name)
+        seat, token = await room.claim(seat, self.conn.name, self.conn.player or "")
         log.info("seat granted", extra={"room": room.id, "seat": seat, "conn": self.conn.id, "re": re})
         await self.enter(room, seat, re, "seat_granted", seat=seat, token=token)
 

@@ -1,8 +1,10 @@
 """The Redis store: rooms, their states and decision logs, behind one interface.
 
 Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed, commitment,
-created, version, state, ``seat:{n}`` token hashes, ``over``); ``room:{id}:log`` a list
-of msgpack decision records; ``open`` the set of unfinished room ids.
+created, version, state, ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
+name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
+``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
+``alive`` the last time a server said it was running (see server/clock.py).
 
 When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
 (``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
@@ -22,6 +24,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.errors import StaleWrite, StoreUnavailable
+from server.identity import rooms_key
 
 __all__ = ["RoomRecord", "Store"]
 
@@ -57,6 +60,7 @@ local function archive(k, a)
   redis.call('EXPIRE', k[5], a[3])
 end
 """
+ALIVE = PREFIX + "alive"
 
 # Version check, new state, log append and (when the match ends) leaving the open set:
 # one atomic step, so a decision is either wholly stored or not at all.
@@ -71,6 +75,17 @@ if ARGV[5] == '1' then
   local n = #ARGV  -- the archive's four arguments always come last
   archive({KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]}, {ARGV[n - 3], ARGV[n - 2], ARGV[n - 1], ARGV[n]})
 end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[9]) end
+return 1
+"""
+
+# A seat, its holder's name and player id, the player's room set (and the clock the full room
+# starts): one atomic step, so a lost reply cannot leave a seat half claimed.
+_CLAIM = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
 return 1
 """
 
@@ -103,6 +118,12 @@ class RoomRecord:
     """Who reads spectators' chat: ``all``, or ``spectators`` (kept from the seated players)."""
     ended: float | None = None
     """When the match ended (seconds since the epoch), once it has."""
+    owners: tuple[str, ...] = ()
+    """The player id holding each seat ("" for a guest or a free seat)."""
+    limits: dict[str, int] | None = None
+    """The room's clock setting (``move``, ``bank``, ``increment``); None for rooms stored before clocks."""
+    clock: dict[str, Any] | None = None
+    """The clock as last stored (see server/clock.py); None until the room first filled."""
 
 
 def _key(room: str) -> str:
@@ -130,6 +151,7 @@ class Store:
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=False)
         self._commit = self.redis.register_script(_COMMIT)
         self._finish = self.redis.register_script(_FINISH)
+        self._claim = self.redis.register_script(_CLAIM)
 
     async def ping(self) -> None:
         try:
@@ -156,29 +178,52 @@ class Store:
             "table": record.table,
             "spectator_chat": record.spectator_chat,
         }
+        if record.limits is not None:
+            fields["limits"] = msgpack.packb(record.limits)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)  # type: ignore[arg-type]  # redis-py types the key invariantly
             pipe.sadd(OPEN, record.room)
             await pipe.execute()
         return True
 
-    async def claim(self, room: str, seat: int, token_hash: str, name: str) -> bool:
-        """Claim a seat for a token hash (and the player's name); False if someone holds it already."""
+    async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"") -> bool:
+        """Claim a seat for a token hash (with the player's name and id, and the room's clock if it
+        starts now) in one atomic step; False if someone holds it already."""
         key = _key(room)
-        if not await self.redis.hsetnx(key, f"seat:{seat}", token_hash):
-            return False
-        await self.redis.hset(key, f"name:{seat}", name)
-        return True
+        done = await self._claim(
+            keys=[key, rooms_key(player) if player else key + ":noplayer"],
+            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock],
+        )
+        return bool(done)
+
+    async def player_rooms(self, player: str) -> list[str]:
+        """The rooms where ``player`` has held a seat."""
+        members: set[bytes] = await self.redis.smembers(rooms_key(player))  # type: ignore[assignment]
+        return sorted(m.decode() for m in members)
+
+    async def save_clock(self, room: str, clock: bytes) -> None:
+        """Store a room's clock alone (after a restart has carried it over the downtime)."""
+        await self.redis.hset(_key(room), "clock", clock)
+
+    async def beat(self, now: float) -> None:
+        """Say that a server is running at ``now``; a restarted server charges clocks only up to this."""
+        await self.redis.set(ALIVE, repr(now))
+
+    async def alive(self) -> float | None:
+        """The last time a server said it was running, if ever."""
+        raw = await self.redis.get(ALIVE)
+        return float(raw) if raw is not None else None
 
     async def commit(self, room: str, expected: int, version: int, state: bytes, record: bytes, over: bool,
-                     score: tuple[str, str, int] | None = None, outcome: dict[str, Any] | None = None) -> None:
-        """Persist a decision: new state + log record (+ the final score in its table and the match
-        record), atomically, refused if the version moved. ``score`` is (table, member, points)."""
+                     score: tuple[str, str, int] | None = None, outcome: dict[str, Any] | None = None,
+                     clock: bytes = b"") -> None:
+        """Persist a decision: new state + log record (+ the clock; + the final score in its table and the
+        match record), atomically, refused if the version moved. ``score`` is (table, member, points)."""
         key = _key(room)
         table, member, points = score or ("", "", 0)
         done = await self._commit(
             keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore", *_archive_keys(room)[2:]],
-            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points),
+            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points), clock,
                   *self._archive_args(outcome)],  # the archive's arguments last
         )
         if not done:
@@ -207,9 +252,9 @@ class Store:
         raw: dict[bytes, bytes] = await self.redis.hgetall(_match(room))  # type: ignore[assignment]
         if not raw:
             return None
-        out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items() if k not in (b"options", b"outcome")}
-        out["options"] = msgpack.unpackb(raw[b"options"], raw=False)
-        out["outcome"] = msgpack.unpackb(raw[b"outcome"], raw=False)
+        packed = (b"options", b"outcome", b"limits", b"clock")
+        out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items() if k not in packed}
+        out.update({k.decode(): msgpack.unpackb(v, raw=False) for k, v in raw.items() if k in packed})
         logged = await self.redis.lrange(_match(room) + ":log", 0, -1)
         out["log"] = [msgpack.unpackb(r, raw=False) for r in logged]
         return out
@@ -245,6 +290,9 @@ class Store:
             table=raw.get(b"table", b"").decode(),
             spectator_chat=raw.get(b"spectator_chat", b"all").decode(),
             ended=float(raw[b"ended"]) if b"ended" in raw else None,
+            owners=tuple(raw.get(f"player:{n}".encode(), b"").decode() for n in range(count)),
+            limits=msgpack.unpackb(raw[b"limits"], raw=False) if b"limits" in raw else None,
+            clock=msgpack.unpackb(raw[b"clock"], raw=False) if b"clock" in raw else None,
         )
 
     async def daily_secret(self) -> bytes:

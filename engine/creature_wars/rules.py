@@ -126,6 +126,12 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         return table.freeze(version), table.events
     if state.sealed[seat] is not None:
         raise NotYourTurn(f"{who(seat)} has already locked in a card this turn; waiting for the opponent")
+    timed_out = kind == "timeout"
+    if timed_out:  # the clock ran out on a sealed play: the playable card in the lowest slot
+        plays = legal(state, seat)
+        if not plays:
+            raise NotYourTurn(f"nothing is awaited of {who(seat)} now")
+        decision, kind = {"kind": "play", "slot": min(p["slot"] for p in plays)}, "play"
     if kind != "play":
         raise IllegalDecision(f"unknown decision kind {kind!r}; Creature Wars takes 'play' (and 'choose' when asked)")
     slot = decision.get("slot")
@@ -138,6 +144,8 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
     if reason:
         raise IllegalDecision(f"{card.notation(state.turn)} in slot {slot} {reason}")
     table.sealed[seat] = slot
+    if timed_out:
+        table.emit("timeout", f"{who(seat)}'s time is up: the server locks in the card in slot {slot}.", seat=seat)
     table.emit("locked_in", f"{who(seat)} has locked in.", seat=seat)
     if table.sealed[1 - seat] is not None:
         table.reveal()

@@ -12,4 +12,5 @@ GAME = RulesGame(
     name="fairy_meat", title="Fairy Meat", players=2, parse_options=st.Options.parse,
     setup_fn=rules.setup, legal_fn=rules.legal, apply_fn=rules.apply, view_fn=view,
     dump_fn=st.dump, load_fn=st.load, timer_fn=rules.timer, sealed=True,
+    abortable_fn=lambda s: s.last is None and s.wins == [0, 0] and s.draws == 0,
 )

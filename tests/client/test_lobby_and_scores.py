@@ -11,6 +11,7 @@ from client.scores import format_table
 from client.screens import LobbyScreen, QueensScreen, ScoresScreen, SolitaireScreen, TableauScreen
 from client.screens.high_scores import TABLES, table_id
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
+from tests.server.players import keyed
 
 
 def row_of(app: CardroomApp, room: str) -> str:
@@ -63,7 +64,8 @@ async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) 
 
 
 async def test_scores_screen_shows_the_server_tables(server_url: str) -> None:
-    async with await Client.connect(server_url, name="finisher") as finisher:
+    finisher, _ = await keyed(server_url, "finisher", "finisher-secret-key-0123")  # a key: scores under the name
+    async with finisher:
         seat = await finisher.create("fairy_tableau")
         assert isinstance(seat, Seat)
         final = await play_to_the_end(finisher, seat)

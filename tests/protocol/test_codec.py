@@ -25,6 +25,9 @@ VALID: dict[str, dict[str, Any]] = {
     "cancel": {"t": "cancel", "id": 13, "room": "r1", "token": "tok"},
     "chat": {"t": "chat", "id": 11, "room": "r1", "text": "good luck"},
     "rematch": {"t": "rematch", "id": 12, "room": "r1", "token": "tok"},
+    "my_rooms": {"t": "my_rooms", "id": 14},
+    "resign": {"t": "resign", "id": 15, "room": "r1", "token": "tok"},
+    "abort": {"t": "abort", "id": 16, "room": "r1", "token": "tok"},
 }
 
 SCALARS = st.one_of(

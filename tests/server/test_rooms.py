@@ -112,7 +112,7 @@ async def test_finished_rooms_leave_the_listing_and_keep_a_match_record(
         listed = {r["room"]: r for r in await a.list_rooms()}
         assert listed[sa.room]["status"] == "over"
         assert listed[sa.room]["players"] == ["ann", "bob"]
-        assert listed[sa.room]["game"] == "creature_wars" and listed[sa.room]["clock"] is None
+        assert listed[sa.room]["game"] == "creature_wars" and listed[sa.room]["clock"] == {"move": 30, "bank": 60, "increment": 0}
         assert listed[sa.room]["spectators"] == 0
         monkeypatch.setattr(expiry, "LISTED_AFTER_END", 0.0)
         assert sa.room not in {r["room"] for r in await a.list_rooms()}

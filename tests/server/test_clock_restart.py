@@ -1,0 +1,51 @@
+"""A server killed mid-clock resumes each clock with the time that was left, not a fresh one, not less."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+
+from client import Client
+from server.redis_process import free_port
+from tests.server.players import pushed
+from tests.server.test_clock import timed_room
+from tests.server.test_restart import spawn
+
+__all__ = ["spawn"]
+
+
+async def test_a_restart_mid_clock_resumes_the_time_that_was_left(
+        spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]) -> None:
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}"
+    server = await spawn(port)
+    a = await Client.connect(url)
+    b = await Client.connect(url)
+    sa, _ = await timed_room(a, b, {"move": 30})
+    first = await pushed(b, "view", room=sa.room)
+    seen = time.monotonic()
+    told = first["clock"]["seats"][0]["left"]
+    await asyncio.sleep(2)  # the clock runs while the server is up ...
+    os.kill(server.pid, signal.SIGKILL)
+    server.wait()
+    died = time.monotonic()
+    await a.close()
+    await b.close()
+    await asyncio.sleep(5)  # ... and not while it is down
+    starting = time.monotonic()
+    await spawn(port)
+    again = await Client.connect(url)
+    try:
+        await again.resume(sa.room, sa.token)
+        resumed = await pushed(again, "view", room=sa.room)
+        back = time.monotonic()
+        left = resumed["clock"]["seats"][0]["left"]
+        at_death = told - (died - seen)
+        # within a second of what was left at the kill, less what ran since the restart
+        assert at_death - (back - starting) - 1.0 <= left <= at_death + 1.0, (told, at_death, left)
+        assert resumed["version"] == 0 and resumed["clock"]["seats"][0]["strikes"] == 0
+    finally:
+        await again.close()

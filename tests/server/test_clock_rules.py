@@ -1,0 +1,123 @@
+"""The clock's arithmetic, with the time given explicitly: move time, bank, increment, strikes, restarts."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from engine import registry
+from server.clock import GRACE, Clock, Limits
+
+CW = registry.GAMES["creature_wars"]
+
+
+def started(limits: Limits, now: float = 1000.0) -> tuple[Clock, object]:
+    state = CW.setup({}, 3)
+    clock = Clock.fresh(limits, 2, now)
+    clock.sync(CW, state, True, now)
+    return clock, state
+
+
+def test_move_time_then_bank_then_time_out() -> None:
+    clock, _ = started(Limits(10, 5, 0))
+    clock.drain(1008.0)
+    assert [s.left for s in clock.seats] == [2.0, 2.0] and clock.seats[0].bank == 5.0
+    clock.drain(1012.0)
+    assert clock.seats[0].left == 0.0 and clock.seats[0].bank == 3.0
+    assert clock.due(1012.0, {}) is None
+    clock.drain(1015.0)
+    assert clock.due(1015.0, {}) == (0, "timeout")
+
+
+def test_the_third_time_out_in_a_row_is_a_forfeit_and_a_decision_clears_the_strikes() -> None:
+    clock, _ = started(Limits(1, 0, 0))
+    clock.decided(1, "timeout", by_server=True)
+    clock.decided(1, "timeout", by_server=True)
+    clock.drain(1002.0)
+    assert clock.due(1002.0, {}) == (0, "timeout")  # seat 0 has no strikes yet
+    clock.decided(0, "play", by_server=False)
+    assert clock.seats[0].strikes == 0
+    clock.seats[0].left = None
+    assert clock.due(1002.0, {}) == (1, "forfeit")
+
+
+def test_the_increment_goes_to_the_bank_after_the_players_own_decision_only() -> None:
+    clock, _ = started(Limits(10, 5, 3))
+    clock.decided(0, "play", by_server=False)
+    clock.decided(1, "timeout", by_server=True)
+    assert (clock.seats[0].bank, clock.seats[1].bank) == (8.0, 5.0)
+
+
+def test_a_seat_still_deciding_keeps_its_clock_and_a_new_decision_starts_afresh() -> None:
+    clock, state = started(Limits(10, 0, 0))
+    clock.drain(1004.0)
+    after, _ = CW.apply(state, 1, CW.legal(state, 1)[0])  # seat 1 locks in: seat 0 still decides the same duel
+    clock.sync(CW, after, True, 1004.0)
+    assert clock.seats[0].left == 6.0 and clock.seats[1].left is None
+    resolved, _ = CW.apply(after, 0, CW.legal(after, 0)[0])
+    clock.sync(CW, resolved, True, 1005.0)
+    assert [s.left for s in clock.seats] == [10.0, 10.0]
+
+
+def test_an_away_seat_forfeits_after_the_grace() -> None:
+    clock, _ = started(Limits(300, 0, 0))
+    away = {1: 1000.0}
+    assert clock.wake(1000.0, away) == pytest.approx(GRACE)
+    clock.drain(1000.0 + GRACE)
+    assert clock.due(1000.0 + GRACE, away) == (1, "forfeit")
+
+
+def test_a_restart_charges_only_up_to_the_last_liveness_time() -> None:
+    clock, _ = started(Limits(30, 0, 0))
+    clock.drain(1010.0)
+    stored = clock.data()
+    # the server stored at 1010, was last alive at 1012, and came back at 1100
+    again = Clock.load(Limits(30, 0, 0), 2, stored, alive=1012.0, now=1100.0)
+    assert [s.left for s in again.seats] == [18.0, 18.0] and again.stamp == 1100.0
+    # a liveness time older than the stored clock charges nothing
+    again = Clock.load(Limits(30, 0, 0), 2, stored, alive=1005.0, now=1100.0)
+    assert [s.left for s in again.seats] == [20.0, 20.0]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A stand-in game state: seat 0 is asked question after question, all opened at version 0."""
+
+    version: int
+    limit: int = 5
+
+
+class AskingGame:
+    """Just what the clock reads of a game: each question is timed by the game itself."""
+
+    name = "asking"
+
+    def legal(self, state: Asking, seat: int) -> list[dict[str, int]]:
+        return [{"kind": "choose", "option": 0}] if seat == 0 else []
+
+    def opened(self, state: Asking, seat: int) -> int:
+        return 0
+
+    def timer(self, state: Asking) -> tuple[int, int]:
+        return 0, state.limit
+
+    def outcome(self, state: Asking) -> None:
+        return None
+
+    def version(self, state: Asking) -> int:
+        return state.version
+
+
+def test_each_question_the_game_times_gets_its_own_limit_capped_by_the_move_time() -> None:
+    game: Any = AskingGame()
+    clock = Clock.fresh(Limits(3, 60, 0), 2, 1000.0)
+    clock.sync(game, Asking(0), True, 1000.0)
+    assert clock.seats[0].left == 3.0 and clock.seats[0].capped and clock.seats[1].left is None
+    clock.drain(1002.0)
+    clock.sync(game, Asking(0), True, 1002.0)  # the same question: the clock runs on
+    assert clock.seats[0].left == 1.0
+    clock.drain(1010.0)
+    assert clock.seats[0].bank == 60.0 and clock.due(1010.0, {}) == (0, "timeout")  # no bank for a capped question
+    clock.sync(game, Asking(1, limit=2), True, 1010.0)  # the next question, though opened at the same version
+    assert clock.seats[0].left == 2.0
