@@ -23,19 +23,19 @@ TITLES = {"creature_wars": "Creature Wars", "fairy_meat": "Fairy Meat", "fairy_t
 
 
 def your_room_label(seat: Seat, summary: dict[str, Any] | None, checked: bool) -> Text:
-    """``room R · game · seat n · status · vs name``; "not listed by the server" when ``my_rooms`` lacks it."""
+    """``R game · Pn · status vs name`` (short enough for 80 columns); "not listed" when ``my_rooms`` lacks it."""
     title = str((summary or {}).get("title") or TITLES.get(seat.game, seat.game or "?"))
-    line = Text(f"room {seat.room}", style="bold")
-    line.append(f" · {title} · seat {seat.seat + 1}")
+    line = Text(seat.room, style="bold")
+    line.append(f" {title} · P{seat.seat + 1}")
     if summary is None:
         if checked:
-            line.append(" · not listed by the server", style="dim")
+            line.append(" · not listed", style="dim")
         return line
     line.append(f" · {summary.get('status', '')}")
     names = [str(n) for n in summary.get("players") or ()]
     others = [n for i, n in enumerate(names) if i != seat.seat and n]
     if others:
-        line.append(" · vs ")
+        line.append(" vs ")
         line.append(", ".join(others))
     return line
 
@@ -44,7 +44,8 @@ class YourRoomsList(OptionList):
     """One line per held seat; Enter resumes it. Hidden while there is none."""
 
     DEFAULT_CSS = """
-    YourRoomsList { height: auto; max-height: 5; display: none; border: round $success; }
+    YourRoomsList { height: auto; max-height: 6; display: none; border: round $success; }
+    YourRoomsList:focus { border: round $accent; }
     YourRoomsList.-some { display: block; }
     """
 

@@ -88,8 +88,8 @@ async def test_a_restarted_client_lists_and_resumes_its_seat(server_url: str, st
             yours = again.lobby.query_one("#yours", YourRoomsList)
             await until(pilot, lambda: yours.room_ids() == [room] and yours.checked, "your rooms, checked with the server")
             assert again.link.player == player and player is not None, "the same player key, so the same player"
-            line = next(ln for ln in screen_text(again).splitlines() if f"room {room}" in ln)
-            assert "Creature Wars · seat 1 · playing · vs bob" in line
+            line = next(ln for ln in screen_text(again).splitlines() if f"{room} Creature" in ln)
+            assert f"{room} Creature Wars · P1 · playing vs bob" in line
             assert yours.has_focus
             await pilot.press("enter")
             await until(pilot, lambda: on_table(again, room), "the seat taken back")
