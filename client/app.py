@@ -343,7 +343,7 @@ class CardroomApp(App[None]):
     def _clock_arrived(self, message: ClockArrived) -> None:
         screen = self.duel_screen(message.room)
         if screen is not None:
-            screen.set_clock(message.clock)
+            screen.set_clock(message.clock, message.presence)
 
     @on(ChatArrived)
     def _chat_arrived(self, message: ChatArrived) -> None:
@@ -357,6 +357,7 @@ class CardroomApp(App[None]):
         if screen is None:
             return
         who = screen.seat_name(message.seat)
+        screen.set_away(message.seat, not message.connected)
         if message.connected:
             text = f"{who} is back."
         else:

@@ -173,7 +173,9 @@ class Link:
         if kind in ("room_created", "spectating") and message.get("commitment"):
             self.commitments.setdefault(str(message["room"]), str(message["commitment"]))
         if kind == "view" and isinstance(message.get("clock"), dict):
-            self.post(ClockArrived(message["room"], message["clock"]))
+            presence = message.get("presence")
+            self.post(ClockArrived(message["room"], message["clock"],
+                                   [bool(p) for p in presence] if isinstance(presence, list) else None))
         if kind == "view" and message.get("recent"):
             self.post(RecentArrived(message["room"], list(message["recent"])))
         if kind == "view":

@@ -219,12 +219,14 @@ class ChatArrived(Message):
 
 
 class ClockArrived(Message):
-    """The clocks of ``room`` as a view carried them (per seat ``left``/``bank`` and the ``limits``), posted before it."""
+    """The clocks of ``room`` as a view carried them (per seat ``left``/``bank`` and the ``limits``), posted before it,
+    with the view's ``presence`` (per seat: does a connection watch it)."""
 
-    def __init__(self, room: str, clock: dict[Any, Any]) -> None:
+    def __init__(self, room: str, clock: dict[Any, Any], presence: list[bool] | None = None) -> None:
         super().__init__()
         self.room = room
         self.clock = clock
+        self.presence = presence
 
 
 class RecentArrived(Message):

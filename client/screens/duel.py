@@ -57,6 +57,8 @@ class DuelScreen(TableScreen):
         self.rematch_offers: frozenset[int] = frozenset()
         self.clocks: Clocks | None = None
         """The clocks of the last view that carried them."""
+        self.away: set[int] = set()
+        """Seats no connection watches (their clock runs on; they forfeit after the grace period)."""
 
     def on_mount(self) -> None:
         """(The game screen's ``on_mount`` runs too.) Place the clock bar and the chat above the status line."""
@@ -78,8 +80,10 @@ class DuelScreen(TableScreen):
         seat = (self.view or {}).get("seat")
         return seat if isinstance(seat, int) else None
 
-    def set_clock(self, clock: dict[Any, Any]) -> None:
-        """The ``clock`` a view message carried: restart the local countdown from it."""
+    def set_clock(self, clock: dict[Any, Any], presence: list[bool] | None = None) -> None:
+        """The ``clock`` (and ``presence``) a view message carried: restart the local countdown from it."""
+        if presence is not None:
+            self.away = {seat for seat, here in enumerate(presence) if not here}
         self.clocks = clocks_of(clock)
         for bar in self.query(ClockBar):
             bar.clocks = self.clocks
@@ -92,6 +96,14 @@ class DuelScreen(TableScreen):
             if self.end_screen is not None:
                 self.end_screen.ending = self.ending
 
+    def set_away(self, seat: int, away: bool) -> None:
+        """A ``presence`` push: mark the seat away (or back) on the clock line."""
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+        self.name_clocks()
+
     def name_clocks(self) -> None:
         """Label the clocks: "You", the opponent's name, or the players' names for a spectator."""
         own = self.own_seat()
@@ -99,7 +111,12 @@ class DuelScreen(TableScreen):
         labels = []
         for seat in range(seats):
             name = self.names[seat] if seat < len(self.names) and self.names[seat] else f"Player {seat + 1}"
-            labels.append("You" if seat == own else (f"{name} (opponent)" if own is not None else name))
+            if seat == own:
+                labels.append("You")
+            elif seat in self.away:
+                labels.append(f"{name} (away)")
+            else:
+                labels.append(f"{name} (opponent)" if own is not None else name)
         for bar in self.query(ClockBar):
             bar.names = tuple(labels)
 

@@ -212,7 +212,7 @@ async def test_the_clocks_count_down_for_players_and_spectators(server_url: str)
         async with watcher.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: on_table(watcher), "the spectator's table")
             await until(pilot, lambda: "▶ bob 0:" in panel_text(watcher, "#clocks"), "the clocks, named")
-            assert "▶ ada 0:" in panel_text(watcher, "#clocks")
+            assert "▶ ada (away) 0:" in panel_text(watcher, "#clocks"), "ada's client has closed"
 
 
 async def test_abort_is_offered_then_agreed(server_url: str) -> None:
@@ -273,13 +273,11 @@ async def test_a_dropped_opponent_is_noted_at_the_table(server_url: str) -> None
         await bob.close()
         talk = table(app).query_one(TableTalk)
         await until(pilot, lambda: any(t.startswith("— bob dropped") for t in talk.texts), "the notice")
-        await bob_back(server_url, seat)
-        await until(pilot, lambda: any(t == "— bob is back." for t in talk.texts), "the return")
-
-
-async def bob_back(server_url: str, seat: Seat) -> None:
-    async with await Client.connect(server_url, name="bob") as again:
-        await again.resume(seat.room, seat.token)
+        await until(pilot, lambda: "bob (away)" in panel_text(app, "#clocks"), "the clock line to say so")
+        async with await Client.connect(server_url, name="bob") as again:
+            await again.resume(seat.room, seat.token)
+            await until(pilot, lambda: any(t == "— bob is back." for t in talk.texts), "the return")
+            await until(pilot, lambda: "▶ bob (opponent) 0:" in panel_text(app, "#clocks"), "the clock line to say so")
 
 
 async def test_a_table_opened_late_rebuilds_its_log_from_the_recent_events(server_url: str) -> None:
