@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -18,8 +19,14 @@ from textual.binding import Binding, BindingType
 from websockets.exceptions import WebSocketException
 
 from client.connection import ClientError
+from client.identity import IdentityStore
 from client.link import Link
 from client.messages import (
+    AbortMatch,
+    AbortOffered,
+    CancelRoom,
+    ChatArrived,
+    ClockArrived,
     Connected,
     CreateRoom,
     Decide,
@@ -28,15 +35,26 @@ from client.messages import (
     LeaveRoom,
     Left,
     MatchOver,
+    NameRefused,
+    OfferRematch,
+    PresenceChanged,
+    RecentArrived,
     RefreshRooms,
+    RematchOffered,
+    RematchReady,
     RequestScores,
+    ResignMatch,
+    RoomClosed,
     RoomsListed,
+    SayChat,
     ScoresArrived,
     SeatGranted,
+    SeatMoved,
     ServerError,
     SpectateRoom,
     Spectating,
     ViewArrived,
+    YourRooms,
 )
 from client.screens import (
     FairyMeatScreen,
@@ -47,7 +65,10 @@ from client.screens import (
     TableauScreen,
     TableScreen,
 )
+from client.screens.duel import DuelScreen
+from client.screens.end import EndScreen
 from client.screens.high_scores import TABLES
+from client.screens.name import NameScreen
 from client.widgets import StatusLine
 
 __all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
@@ -74,7 +95,9 @@ class CardroomApp(App[None]):
     """Lobby and tables of a cardroom server, in the terminal.
 
     ``seed`` fixes the deal of rooms this app creates (tests, replays); ``join`` or
-    ``spectate`` name a room to open as soon as the connection is up.
+    ``spectate`` name a room to open as soon as the connection is up. The player key and
+    the seat tokens live in ``state_dir`` (default: the user's state directory, see
+    :mod:`client.identity`); a ``guest`` keeps nothing and sends no key.
     """
 
     TITLE = "cardroom"
@@ -82,14 +105,17 @@ class CardroomApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+b", "toggle_cues", "bell on/off", show=False)]
 
     def __init__(self, url: str, name: str, *, seed: int | None = None, join: str | None = None,
-                 spectate: str | None = None, cues: bool | None = None) -> None:
+                 spectate: str | None = None, cues: bool | None = None, state_dir: Path | str | None = None,
+                 guest: bool = False) -> None:
         super().__init__()
         self.url = url
         self.player = name
         self.seed = seed
         self.auto_join = join
         self.auto_spectate = spectate
-        self.link = Link(url, name, self.post_message)
+        self.store = None if guest else IdentityStore(state_dir)
+        """The identity file (None for a guest)."""
+        self.link = Link(url, name, self.post_message, store=self.store)
         self.lobby = LobbyScreen()
         self.rooms: dict[str, dict[str, Any]] = {}
         """The latest lobby summary of each room."""
@@ -97,6 +123,8 @@ class CardroomApp(App[None]):
         """Ring the terminal bell and flash the status line when our move comes or cards are revealed."""
         self.our_move: dict[str, bool] = {}
         """Per open room: whether its latest view offered us a decision."""
+        self.recent: dict[str, list[dict[str, Any]]] = {}
+        """The room's last events sent with the view that opens its table: a table opened anew rebuilds its log."""
 
     def on_mount(self) -> None:
         self.sub_title = f"connecting to {self.link.address}…"
@@ -160,6 +188,7 @@ class CardroomApp(App[None]):
             if self.auto_spectate:
                 self.request(self.link.spectate(self.auto_spectate), "spectate")
         self.request(self.link.list_rooms(), "list rooms", background=True)
+        self._your_rooms()
 
     @on(Disconnected)
     def _disconnected(self, message: Disconnected) -> None:
@@ -177,6 +206,8 @@ class CardroomApp(App[None]):
             summary = self.rooms.get(screen.room)
             if summary is not None:
                 screen.free_seats = max(0, int(summary.get("seats", 0)) - int(summary.get("taken", 0)))
+                if isinstance(screen, DuelScreen):
+                    screen.names = tuple(str(n or "") for n in summary.get("players") or ())
 
     @on(SeatGranted)
     def _seat_granted(self, message: SeatGranted) -> None:
@@ -184,6 +215,7 @@ class CardroomApp(App[None]):
             self.lobby.follow = message.seat.room
         self.lobby.held = frozenset(self.link.seats)
         self._open(message.seat.room, message.seat.game, spectator=False)
+        self._your_rooms()
 
     @on(Spectating)
     def _spectating(self, message: Spectating) -> None:
@@ -208,7 +240,10 @@ class CardroomApp(App[None]):
         if message.view is None:  # no deal yet: the room waits for players; learn how many from the lobby
             self.request(self.link.list_rooms(), "list rooms", background=True)
             return
-        screen.show(message.version, message.view, message.events)
+        recent = self.recent.pop(message.room, [])
+        screen.show(message.version, message.view, [*recent, *message.events] if screen.version < 0 else message.events)
+        if isinstance(screen, DuelScreen):
+            screen.name_clocks()  # "You" once the view says which seat is ours
         self._cue(screen, message)
         if message.version == 0 and not message.events:
             # a seat was taken or a table opened: learn from the lobby whether anyone is still missing
@@ -235,6 +270,13 @@ class CardroomApp(App[None]):
         screen = self.match_screen(message.room)
         if screen is not None:
             screen.match_over(message.outcome, message.seed, message.commitment)
+        if self.link.watching.get(message.room):
+            self.link.forget(message.room)  # over and seen: the stored token has done its work
+            self._your_rooms()
+        if isinstance(screen, DuelScreen):
+            screen.show_end(message.outcome, message.seed, message.commitment, self.link.commitments.get(message.room),
+                            message.reveal)
+            return  # the end screen says it all
         if screen is None or not screen.is_current:  # an open table shows the result itself
             detail = message.outcome.get("detail") or message.outcome.get("reason", "")
             self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
@@ -242,6 +284,7 @@ class CardroomApp(App[None]):
     @on(Left)
     def _left(self, message: Left) -> None:
         self.request(self.link.list_rooms(), "list rooms", background=True)
+        self._your_rooms()
 
     @on(ServerError)
     def _server_error(self, message: ServerError) -> None:
@@ -252,6 +295,8 @@ class CardroomApp(App[None]):
     @on(RefreshRooms)
     def _refresh_rooms(self, message: RefreshRooms) -> None:
         self.request(self.link.list_rooms(), "list rooms", background=message.background)
+        if not message.background:
+            self._your_rooms()
 
     @on(CreateRoom)
     def _create_room(self, message: CreateRoom) -> None:
@@ -298,3 +343,154 @@ class CardroomApp(App[None]):
     @on(Decide)
     def _decide(self, message: Decide) -> None:
         self.request(self.link.decide(message.room, message.decision), "decision")
+
+    # -- identity, clocks, table talk, the end of a match -------------------------------
+
+    def _your_rooms(self) -> None:
+        """Ask the link for the seats we hold, checked against the server (arrives as :class:`YourRooms`)."""
+        if self.link.client is not None:
+            self.request(self.link.your_rooms(), "your rooms", background=True)
+
+    def duel_screen(self, room: str) -> DuelScreen | None:
+        """The open two-player table of ``room``, if any."""
+        screen = self.match_screen(room)
+        return screen if isinstance(screen, DuelScreen) else None
+
+    @on(YourRooms)
+    def _your_rooms_arrived(self, message: YourRooms) -> None:
+        self.lobby.held = frozenset(self.link.seats)
+        self.lobby.show_your_rooms(message.rooms, message.checked)
+
+    @on(NameRefused)
+    def _name_refused(self, message: NameRefused) -> None:
+        self.sub_title = f"name refused: {message.code}"
+        self._set_notice(f"the server refused the name {message.name!r} ({message.code}): {message.message}")
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                self.exit()
+                return
+            self.player = name
+            self.link.rename(name)
+
+        self.push_screen(NameScreen(message.code, message.message, message.name), chosen)
+
+    @on(RecentArrived)
+    def _recent_arrived(self, message: RecentArrived) -> None:
+        self.recent[message.room] = message.events
+
+    @on(ClockArrived)
+    def _clock_arrived(self, message: ClockArrived) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.set_clock(message.clock, message.presence)
+
+    @on(ChatArrived)
+    def _chat_arrived(self, message: ChatArrived) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.chat(message.name, message.seat, message.text, message.ts)
+
+    @on(PresenceChanged)
+    def _presence_changed(self, message: PresenceChanged) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is None:
+            return
+        who = screen.seat_name(message.seat)
+        screen.set_away(message.seat, not message.connected)
+        if message.connected:
+            text = f"{who} is back."
+        else:
+            text = f"{who} dropped; a running clock runs on (forfeit after 60 s away)."
+        screen.room_notice(text)
+        self.notify(text, title=f"room #{message.room}", markup=False)
+
+    @on(RoomClosed)
+    def _room_closed(self, message: RoomClosed) -> None:
+        text = f"Room #{message.room} was {message.reason or 'closed'}."
+        screen = self.match_screen(message.room)
+        if isinstance(screen, DuelScreen):
+            screen.room_notice(text, error=True)
+        if screen is not None and screen is self.screen:
+            self.pop_screen()
+        self.notify(text, title="room closed", severity="warning", markup=False)
+        self.request(self.link.list_rooms(), "list rooms", background=True)
+        self._your_rooms()
+
+    @on(AbortOffered)
+    def _abort_offered(self, message: AbortOffered) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is None:
+            return
+        if message.seat == screen.own_seat():
+            screen.room_notice("You offered to abort; the match ends with no result if your opponent agrees.")
+            return
+        text = f"{screen.seat_name(message.seat)} offers to abort the match (no result): A accepts."
+        screen.room_notice(text)
+        self.notify(text, title=f"room #{message.room}", markup=False)
+
+    @on(SeatMoved)
+    def _seat_moved(self, message: SeatMoved) -> None:
+        text = (f"Your seat in room #{message.room} is now played from another connection; "
+                "take it back from Your rooms in the lobby.")
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.room_notice(text, error=True)
+        self.notify(text, title="seat moved", severity="warning", markup=False)
+
+    @on(RematchOffered)
+    def _rematch_offered(self, message: RematchOffered) -> None:
+        screen = self.duel_screen(message.room)
+        if screen is not None:
+            screen.rematch_offered(message.seat)
+
+    @on(RematchReady)
+    def _rematch_ready(self, message: RematchReady) -> None:
+        """Both agreed: close the old table (and its end screen), open the new room's."""
+        old = self.match_screen(message.room)
+        while len(self.screen_stack) > 1 and (
+                self.screen is old or (isinstance(self.screen, EndScreen) and self.screen.ending.room == message.room)):
+            self.pop_screen()
+        if self.link.watching.pop(message.room, None) is not None:
+            self.request(self.link.leave(message.room), "leave", background=True)
+        self.link.forget(message.room)
+        self._open(message.seat.room, message.seat.game, spectator=False)
+        self.notify(f"Rematch in room #{message.seat.room}: you are Player {message.seat.seat + 1}.",
+                    title="rematch", markup=False)
+        self._your_rooms()
+
+    @on(SayChat)
+    def _say_chat(self, message: SayChat) -> None:
+        self.run_worker(self._chat(message.room, message.text), group="requests", name="chat", exit_on_error=False)
+
+    async def _chat(self, room: str, text: str) -> None:
+        """Send a chat line; a refusal (too long, too fast, not watching) is written in the chat log."""
+        try:
+            await self.link.chat(room, text)
+        except ClientError as exc:
+            self._chat_refused(room, f"not sent ({exc.code}): {exc.message}")
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            self._chat_refused(room, f"not sent: {exc or type(exc).__name__}")
+
+    def _chat_refused(self, room: str, text: str) -> None:
+        screen = self.duel_screen(room)
+        if screen is not None:
+            screen.room_notice(text, error=True)
+        else:
+            self.notify(text, title="chat", severity="error", markup=False)
+
+    @on(ResignMatch)
+    def _resign(self, message: ResignMatch) -> None:
+        self.request(self.link.resign(message.room), "resign")
+
+    @on(AbortMatch)
+    def _abort(self, message: AbortMatch) -> None:
+        self.request(self.link.abort(message.room), "abort")
+
+    @on(CancelRoom)
+    def _cancel(self, message: CancelRoom) -> None:
+        self.request(self.link.cancel(message.room), "cancel room")
+
+    @on(OfferRematch)
+    def _offer_rematch(self, message: OfferRematch) -> None:
+        self.request(self.link.rematch(message.room), "rematch")

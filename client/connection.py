@@ -62,16 +62,37 @@ class Client:
         self.granted: dict[int, Seat] = {}
         self.frames: list[bytes] = []
         self.record_frames = False
+        self.player: str | None = None
+        """The public player id the server greeted us with (None for a guest)."""
+        self.name = ""
+        """Our name as the server normalised it."""
+        self.chats: dict[str, list[dict[str, Any]]] = {}
+        self.presence: dict[str, dict[int, bool]] = {}
+        self.closed: dict[str, str] = {}
+        self.rematch_offers: dict[str, set[int]] = {}
+        """Seats that asked for a rematch, by room."""
+        self.rematches: dict[str, Seat] = {}
+        """``rematch_ready`` by old room: the seat and token in the new room."""
+        self.unqueued: set[int] = set()
+        """Request ids whose replies are not put on ``inbox`` (the caller takes them from the request)."""
         self._changed = asyncio.Condition()
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def connect(cls, url: str, *, name: str = "", record_frames: bool = False) -> Client:
-        """Open a websocket, say hello, and return the greeted client."""
+    async def connect(cls, url: str, *, name: str = "", key: str | None = None, record_frames: bool = False) -> Client:
+        """Open a websocket, say hello (with the secret player ``key``, if any), and return the greeted client."""
         ws = await connect(url, max_size=2**24, compression=None, open_timeout=10)
         client = cls(ws)
         client.record_frames = record_frames
-        await client.request("hello", v=PROTOCOL_VERSION, name=name)
+        try:
+            extra: dict[str, Any] = {"key": key} if key else {}
+            welcome = await client.request("hello", v=PROTOCOL_VERSION, name=name, **extra)
+        except BaseException:
+            await client.close()
+            raise
+        player = welcome.get("player")
+        client.player = player if isinstance(player, str) else None
+        client.name = str(welcome.get("name") or name)
         return client
 
     async def close(self) -> None:
@@ -101,6 +122,8 @@ class Client:
                     self.over[message["room"]] = message
                 elif kind == "seat_granted" and isinstance(message.get("re"), int):
                     self.granted[message["re"]] = Seat(message["room"], message["seat"], message["token"], message["game"])
+                else:
+                    self._note(message)
                 re = message.get("re")
                 future = self._pending.pop(re, None) if isinstance(re, int) else None
                 if future is not None and not future.done():
@@ -108,7 +131,7 @@ class Client:
                         future.set_exception(ClientError(message["code"], message["message"]))
                     else:
                         future.set_result(message)
-                if kind != "error" or future is None:
+                if (kind != "error" or future is None) and re not in self.unqueued:
                     self.inbox.put_nowait(message)
                 async with self._changed:
                     self._changed.notify_all()
@@ -123,18 +146,38 @@ class Client:
             async with self._changed:
                 self._changed.notify_all()
 
+    def _note(self, message: dict[str, Any]) -> None:
+        """Keep what the table-talk and end-of-match pushes say, by room (they are queued on ``inbox`` too)."""
+        kind, room = message.get("t"), message.get("room")
+        if not isinstance(room, str):
+            return
+        if kind == "chat":
+            self.chats.setdefault(room, []).append(message)
+        elif kind == "presence":
+            self.presence.setdefault(room, {})[int(message["seat"])] = bool(message["connected"])
+        elif kind == "room_closed":
+            self.closed[room] = str(message.get("reason", ""))
+        elif kind == "rematch_offered":
+            self.rematch_offers.setdefault(room, set()).add(int(message["seat"]))
+        elif kind == "rematch_ready":
+            self.rematches[room] = Seat(str(message["new_room"]), int(message["seat"]), str(message["token"]),
+                                        str(message.get("game", "")))
+
     async def send_raw(self, data: bytes | str) -> None:
         """Send a frame as is (tests use it for malformed input)."""
         await self.ws.send(data)
 
-    async def request(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+    async def request(self, kind: str, timeout: float = 10.0, *, queue: bool = True, **fields: Any) -> dict[str, Any]:
         """Send a message and wait for the reply that names its id.
 
         An ``error`` reply raises :class:`ClientError`; a connection that closes first raises :class:`ConnectionLost`.
+        ``queue=False`` keeps the reply off ``inbox`` (the caller alone handles it).
         """
         rid = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
+        if not queue:
+            self.unqueued.add(rid)
         try:
             try:
                 await self.ws.send(encode({"t": kind, "id": rid, **fields}))
@@ -145,6 +188,7 @@ class Client:
             self._pending.pop(rid, None)
             if future.done() and not future.cancelled():
                 future.exception()  # a failure that came as the caller stopped waiting is not logged as unretrieved
+            self.unqueued.discard(rid)
 
     async def list_rooms(self, game: str | None = None) -> list[dict[str, Any]]:
         """The first page of the lobby listing (up to 50 rooms, oldest first)."""
@@ -216,6 +260,14 @@ class Client:
         v = self.versions.get(seat.room, 0) if version is None else version
         return await self.request("decide", room=seat.room, token=seat.token, version=v, decision=decision)
 
+    async def resign(self, seat: Seat) -> dict[str, Any]:
+        """Give up the match in ``seat.room``: the other seat wins (reason ``resigned``); returns the view message."""
+        return await self.request("resign", room=seat.room, token=seat.token)
+
+    async def abort(self, seat: Seat) -> dict[str, Any]:
+        """Offer (or accept the offer) to abort the match before its first result; returns the reply."""
+        return await self.request("abort", room=seat.room, token=seat.token)
+
     async def cancel(self, seat: Seat) -> dict[str, Any]:
         """Cancel a room still waiting for players; returns the ``room_closed`` reply."""
         return await self.request("cancel", room=seat.room, token=seat.token)
@@ -227,6 +279,17 @@ class Client:
     async def rematch(self, seat: Seat) -> dict[str, Any]:
         """Ask for a rematch of a finished match: ``rematch_offered`` first, ``rematch_ready`` once all agree."""
         return await self.request("rematch", room=seat.room, token=seat.token, nonce=new_nonce())
+
+    async def my_rooms(self) -> list[dict[str, Any]]:
+        """The summaries of every room where our player key holds a seat (the reply is not queued on ``inbox``)."""
+        reply = await self.request("my_rooms", queue=False)
+        rooms: list[dict[str, Any]] = reply["rooms"]
+        return rooms
+
+    async def wait_for(self, ready: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Wait until ``ready()`` holds, checked after every message that arrives."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(ready), timeout)
 
     def received(self) -> list[dict[str, Any]]:
         """Every message received so far, decoded (needs ``record_frames``)."""

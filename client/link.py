@@ -17,22 +17,41 @@ from textual.message import Message
 from websockets.exceptions import WebSocketException
 
 from client.connection import Client, ClientError, Seat
+from client.identity import IdentityStore, StoredSeat
 from client.messages import (
+    AbortOffered,
+    ChatArrived,
+    ClockArrived,
     Connected,
     Disconnected,
     Left,
     MatchOver,
+    NameRefused,
+    PresenceChanged,
+    RecentArrived,
+    RematchOffered,
+    RematchReady,
+    RoomClosed,
     RoomsListed,
     SeatGranted,
+    SeatMoved,
     ServerError,
     Spectating,
     ViewArrived,
+    YourRooms,
 )
 
 __all__ = ["RETRY_DELAYS", "Link", "address_of"]
 
+REVEALED = ("server_seed", "salt", "seeding", "nonces", "reveal_after")
+"""What ``match_over`` reveals of the deal besides the seed and the commitment (docs/protocol.md, Seeds)."""
 RETRY_DELAYS: tuple[float, ...] = (0.25, 1.0, 2.0, 4.0, 8.0)
 """Pauses before each reconnection attempt; the last one repeats."""
+
+NAME_ERRORS = frozenset({"name_taken", "bad_name"})
+"""Refusals of our hello that trying again cannot cure: the player must choose another name."""
+GONE_ERRORS = frozenset({"unknown_room", "bad_token", "room_closed"})
+"""Refusals that mean a stored seat token will never work again."""
 
 CONNECT_ERRORS = (OSError, TimeoutError, WebSocketException, ClientError, ConnectionError)
 
@@ -48,7 +67,7 @@ class Link:
     """Holds the connection, the seats' tokens and the rooms being watched; posts what the server says."""
 
     def __init__(self, url: str, name: str, post: Callable[[Message], object], *,
-                 delays: Sequence[float] = RETRY_DELAYS) -> None:
+                 delays: Sequence[float] = RETRY_DELAYS, store: IdentityStore | None = None) -> None:
         self.url = url
         self.name = name
         self.post = post
@@ -59,6 +78,16 @@ class Link:
         """Every seat we hold, by room: the token is what lets us take it back."""
         self.watching: dict[str, bool] = {}
         """Rooms we have open, by room: True when seated, False when spectating."""
+        self.store = store
+        """Where the player key and the seat tokens outlive the client (None: a guest, memory only)."""
+        self.commitments: dict[str, str] = {}
+        """The seed commitment of each room, as first published (checked against the seed revealed at the end)."""
+        self.player: str | None = None
+        """Our public player id, as the server last greeted us."""
+        self.renamed = asyncio.Event()
+        if store is not None:
+            for kept in store.seats(self.address):
+                self.seats[kept.room] = Seat(kept.room, kept.seat, kept.token, kept.game)
 
     async def run(self) -> None:
         """Connect, pump messages until the connection drops, reconnect; forever (until cancelled)."""
@@ -67,7 +96,15 @@ class Link:
         try:
             while True:
                 try:
-                    client = await Client.connect(self.url, name=self.name)
+                    key = self.store.key(self.address) if self.store is not None else None
+                    client = await Client.connect(self.url, name=self.name, key=key)
+                except ClientError as exc:
+                    if exc.code not in NAME_ERRORS:
+                        raise
+                    self.renamed.clear()
+                    self.post(NameRefused(exc.code, exc.message, self.name))
+                    await self.renamed.wait()
+                    continue
                 except CONNECT_ERRORS as exc:
                     delay = self.delays[min(failures, len(self.delays) - 1)]
                     failures += 1
@@ -76,6 +113,9 @@ class Link:
                     continue
                 failures = 0
                 self.client = client
+                self.player = client.player
+                if self.store is not None and client.name:
+                    self.store.set_name(client.name)
                 self.post(Connected(self.address, connected_before))
                 connected_before = True
                 try:
@@ -104,8 +144,9 @@ class Link:
                     await client.spectate(room)
             except ClientError as exc:
                 self.watching.pop(room, None)
-                if exc.code in ("unknown_room", "bad_token"):
+                if exc.code in GONE_ERRORS:
                     self.seats.pop(room, None)
+                    self.forget(room)
                 self.post(ServerError(exc.code, f"could not return to room {room}: {exc.message}"))
 
     async def _pump(self, client: Client) -> None:
@@ -128,26 +169,89 @@ class Link:
     def handle(self, message: dict[str, Any]) -> None:
         """Turn one server message into a Textual message (replies we do not show are dropped)."""
         kind = message.get("t")
+        if kind in TALK_KINDS:
+            self.handle_talk(message)
+            return
+        if kind in ("room_created", "spectating") and message.get("commitment"):
+            self.commitments.setdefault(str(message["room"]), str(message["commitment"]))
+        if kind == "view" and isinstance(message.get("clock"), dict):
+            presence = message.get("presence")
+            self.post(ClockArrived(message["room"], message["clock"],
+                                   [bool(p) for p in presence] if isinstance(presence, list) else None))
+        if kind == "view" and message.get("recent"):
+            self.post(RecentArrived(message["room"], list(message["recent"])))
         if kind == "view":
             self.post(ViewArrived(message["room"], int(message["version"]), message["view"],
                                   list(message.get("events") or [])))
         elif kind == "match_over":
+            reveal: dict[str, Any] = {k: message[k] for k in REVEALED if k in message}
             self.post(MatchOver(message["room"], dict(message.get("outcome") or {}), message.get("seed"),
-                                str(message.get("commitment", ""))))
+                                str(message.get("commitment", "")), reveal))
         elif kind == "seat_granted":
             seat = Seat(message["room"], int(message["seat"]), message["token"], message.get("game", ""))
             self.seats[seat.room] = seat
             self.watching[seat.room] = True
+            self.keep(seat)
             self.post(SeatGranted(seat))
         elif kind == "spectating":
             self.watching[message["room"]] = False
             self.post(Spectating(message["room"], message.get("game", "")))
         elif kind == "rooms":
+            for summary in message.get("rooms") or ():
+                if summary.get("commitment"):
+                    self.commitments.setdefault(str(summary["room"]), str(summary["commitment"]))
             self.post(RoomsListed(list(message.get("rooms") or []), message.get("next") is not None))
         elif kind == "left":
             self.post(Left(message["room"]))
         elif kind == "error":
             self.post(ServerError(str(message.get("code", "")), str(message.get("message", ""))))
+
+    def handle_talk(self, message: dict[str, Any]) -> None:
+        """The pushes of table talk and of a match's end: chat, presence, a closed room, rematches."""
+        kind, room = message.get("t"), str(message.get("room", ""))
+        if kind == "chat":
+            seat = message.get("seat")
+            self.post(ChatArrived(room, str(message.get("name") or ""), seat if isinstance(seat, int) else None,
+                                  str(message.get("text", "")), float(message.get("ts") or 0)))
+        elif kind == "presence":
+            self.post(PresenceChanged(room, int(message.get("seat", 0)), bool(message.get("connected"))))
+        elif kind == "room_closed":
+            self.watching.pop(room, None)
+            if self.seats.pop(room, None) is not None:
+                self.forget(room)
+            self.post(RoomClosed(room, str(message.get("reason", ""))))
+        elif kind == "abort_offered":
+            self.post(AbortOffered(room, int(message.get("seat", 0))))
+        elif kind == "seat_moved":
+            self.watching.pop(room, None)  # not ours to take back on a reconnect: the other terminal plays it
+            self.post(SeatMoved(room, int(message.get("seat", 0)), str(message.get("message", ""))))
+        elif kind == "rematch_offered":
+            self.post(RematchOffered(room, int(message.get("seat", 0))))
+        elif kind == "rematch_ready":
+            old = self.seats.get(room)
+            game = str(message.get("game") or (old.game if old else ""))
+            seat = Seat(str(message["new_room"]), int(message["seat"]), str(message["token"]), game)
+            self.seats[seat.room] = seat
+            self.watching[seat.room] = True
+            self.keep(seat)
+            self.post(RematchReady(room, seat))
+
+    # -- the seats kept on disk ----------------------------------------------------
+
+    def keep(self, seat: Seat) -> None:
+        """Store a granted seat's token, so a restarted client can take the seat back."""
+        if self.store is not None:
+            self.store.add_seat(self.address, StoredSeat(seat.room, seat.seat, seat.game, seat.token))
+
+    def forget(self, room: str) -> None:
+        """Drop ``room``'s stored token (its match is over and was seen); the copy in memory stays for a rematch."""
+        if self.store is not None:
+            self.store.drop_seat(self.address, room)
+
+    def rename(self, name: str) -> None:
+        """Try the hello again under ``name`` (after :class:`NameRefused`)."""
+        self.name = name
+        self.renamed.set()
 
     # -- requests from the screens; replies arrive through the inbox ---------------
 
@@ -179,7 +283,13 @@ class Link:
         """Sit in ``room``; if we already hold a seat there, take it back with its token instead."""
         held = self.seats.get(room)
         if held is not None:
-            await self.require().resume(room, held.token)
+            try:
+                await self.require().resume(room, held.token)
+            except ClientError as exc:
+                if exc.code in GONE_ERRORS:
+                    self.seats.pop(room, None)
+                    self.forget(room)
+                raise
         else:
             await self.require().join(room)
 
@@ -192,12 +302,58 @@ class Link:
         self.watching.pop(room, None)
         await self.require().leave(room)
 
+    def seat_in(self, room: str) -> Seat:
+        """The seat we hold in ``room``, or the ``bad_token`` refusal the server would give."""
+        seat = self.seats.get(room)
+        if seat is None:
+            raise ClientError("bad_token", f"you hold no seat in room {room}")
+        return seat
+
+    async def resign(self, room: str) -> None:
+        """Give up the match in ``room``: the opponent wins."""
+        await self.require().resign(self.seat_in(room))
+
+    async def abort(self, room: str) -> None:
+        """Offer (or accept) aborting the match in ``room``."""
+        await self.require().abort(self.seat_in(room))
+
+    async def cancel(self, room: str) -> None:
+        """Delete our waiting room (``room_closed`` follows)."""
+        await self.require().cancel(self.seat_in(room))
+
+    async def chat(self, room: str, text: str) -> None:
+        """Say ``text`` at the table of ``room`` (it comes back as a ``chat`` push, like everyone's)."""
+        await self.require().chat(room, text)
+
+    async def rematch(self, room: str) -> None:
+        """Offer (or accept) a rematch of the ended match in ``room``."""
+        await self.require().rematch(self.seat_in(room))
+
+    async def your_rooms(self) -> None:
+        """Post :class:`YourRooms`: the seats held here, each with the server's summary from ``my_rooms``.
+
+        A server that does not answer ``my_rooms`` leaves every summary None; nothing is dropped
+        for that: a token is forgotten only when the server refuses it.
+        """
+        summaries: dict[str, dict[str, Any]] | None = None
+        if self.player is not None:
+            try:
+                summaries = {str(r["room"]): r for r in await self.require().my_rooms()}
+            except ClientError:
+                summaries = None
+        held = sorted(self.seats.values(), key=lambda s: s.room)
+        self.post(YourRooms([(seat, (summaries or {}).get(seat.room)) for seat in held], summaries is not None))
+
     async def decide(self, room: str, decision: dict[str, Any]) -> None:
         """Send a decision for our seat in ``room``, against the latest view's version."""
         seat = self.seats.get(room)
         if seat is None:
             raise ClientError("bad_token", f"you hold no seat in room {room}")
         await self.require().decide(seat, decision)
+
+
+TALK_KINDS = frozenset({"chat", "presence", "room_closed", "rematch_offered", "rematch_ready", "abort_offered",
+                        "seat_moved"})
 
 
 def _reason(exc: BaseException) -> str:

@@ -13,6 +13,22 @@ from textual.message import Message
 from client.connection import Seat
 
 __all__ = [
+    "AbortMatch",
+    "AbortOffered",
+    "SeatMoved",
+    "CancelRoom",
+    "ChatArrived",
+    "ClockArrived",
+    "RecentArrived",
+    "NameRefused",
+    "OfferRematch",
+    "PresenceChanged",
+    "RematchOffered",
+    "RematchReady",
+    "ResignMatch",
+    "RoomClosed",
+    "SayChat",
+    "YourRooms",
     "Connected",
     "CreateRoom",
     "Decide",
@@ -97,12 +113,15 @@ class ViewArrived(Message):
 class MatchOver(Message):
     """The match in ``room`` ended: its outcome, and the seed revealed against the commitment."""
 
-    def __init__(self, room: str, outcome: dict[str, Any], seed: int | None, commitment: str) -> None:
+    def __init__(self, room: str, outcome: dict[str, Any], seed: int | None, commitment: str,
+                 reveal: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.room = room
         self.outcome = outcome
         self.seed = seed
         self.commitment = commitment
+        self.reveal = reveal or {}
+        """The rest of the reveal: ``server_seed``, ``salt``, ``seeding``, ``nonces``, or ``reveal_after``."""
 
 
 class ScoresArrived(Message):
@@ -188,3 +207,158 @@ class Decide(Message):
         super().__init__()
         self.room = room
         self.decision = decision
+
+
+# -- table talk, the end of a match, your rooms (from the server) ---------------------
+
+
+class ChatArrived(Message):
+    """A line said at the table of ``room``: by ``name`` in ``seat`` (None: a spectator), at ``ts`` (Unix seconds)."""
+
+    def __init__(self, room: str, name: str, seat: int | None, text: str, ts: float) -> None:
+        super().__init__()
+        self.room = room
+        self.name = name
+        self.seat = seat
+        self.text = text
+        self.ts = ts
+
+
+class ClockArrived(Message):
+    """The clocks of ``room`` as a view carried them (per seat ``left``/``bank`` and the ``limits``), posted before it,
+    with the view's ``presence`` (per seat: does a connection watch it)."""
+
+    def __init__(self, room: str, clock: dict[Any, Any], presence: list[bool] | None = None) -> None:
+        super().__init__()
+        self.room = room
+        self.clock = clock
+        self.presence = presence
+
+
+class RecentArrived(Message):
+    """The last events of ``room`` (redacted for us), sent with the view that answers a join, resume or spectate."""
+
+    def __init__(self, room: str, events: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.room = room
+        self.events = events
+
+
+class NameRefused(Message):
+    """The server refused our name (``name_taken``: bound to another key; ``bad_name``); the link waits for another."""
+
+    def __init__(self, code: str, message: str, name: str) -> None:
+        super().__init__()
+        self.code = code
+        self.message = message
+        self.name = name
+
+
+class PresenceChanged(Message):
+    """The player in ``seat`` of ``room`` lost their last connection, or came back."""
+
+    def __init__(self, room: str, seat: int, connected: bool) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+        self.connected = connected
+
+
+class RoomClosed(Message):
+    """``room`` is gone: ``cancelled`` by its creator or ``expired`` waiting for players."""
+
+    def __init__(self, room: str, reason: str) -> None:
+        super().__init__()
+        self.room = room
+        self.reason = reason
+
+
+class AbortOffered(Message):
+    """The player in ``seat`` of ``room`` offers to abort the match (the other seat accepts with ``abort``)."""
+
+    def __init__(self, room: str, seat: int) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+
+
+class SeatMoved(Message):
+    """Another connection (another terminal of ours) took our seat in ``room``: its views go there now."""
+
+    def __init__(self, room: str, seat: int, message: str) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+        self.message = message
+
+
+class RematchOffered(Message):
+    """The player in ``seat`` of the ended match in ``room`` asks for a rematch."""
+
+    def __init__(self, room: str, seat: int) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+
+
+class RematchReady(Message):
+    """Both players agreed: the rematch of ``room`` is ``seat`` (new room, seat, token), seats swapped."""
+
+    def __init__(self, room: str, seat: Seat) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+
+
+class YourRooms(Message):
+    """The seats this player holds, as stored here, each with the server's summary (None: not listed by it)."""
+
+    def __init__(self, rooms: list[tuple[Seat, dict[str, Any] | None]], checked: bool = False) -> None:
+        super().__init__()
+        self.rooms = rooms
+        self.checked = checked
+        """Whether the server answered ``my_rooms`` (a None summary then means it does not list the room)."""
+
+
+# -- table talk, the end of a match (from the player) ----------------------------------
+
+
+class SayChat(Message):
+    """Say ``text`` at the table of ``room``."""
+
+    def __init__(self, room: str, text: str) -> None:
+        super().__init__()
+        self.room = room
+        self.text = text
+
+
+class ResignMatch(Message):
+    """Give up the match in ``room`` (already confirmed by the player)."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class AbortMatch(Message):
+    """Offer, or accept, to abort the match in ``room`` before its first result."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class CancelRoom(Message):
+    """Delete our room ``room`` while it still waits for players."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class OfferRematch(Message):
+    """Ask for (or accept) a rematch of the ended match in ``room``."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room

@@ -30,7 +30,12 @@ def main(argv: list[str] | None = None) -> int:
 
     play = sub.add_parser("play", help="play or spectate in the terminal")
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
-    play.add_argument("--name", default=os.environ.get("USER", "player"))
+    play.add_argument("--name", default=None,
+                      help="your name (default: the last one used, else $USER); bound to your player key on first use")
+    play.add_argument("--state-dir", default=None,
+                      help="where your player key and seat tokens are kept (env CARDROOM_STATE_DIR; "
+                           "default: the user state directory)")
+    play.add_argument("--guest", action="store_true", help="keep no identity: no player key, seats held in memory only")
 
     web = sub.add_parser("web", help="serve the terminal client to browsers (textual-serve)")
     web.add_argument("--host", default=os.environ.get("CARDROOM_WEB_HOST", "127.0.0.1"))
@@ -120,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return 0
     from client.app import CardroomApp
+    from client.identity import IdentityStore
 
-    CardroomApp(url=args.url, name=args.name).run()
+    name = args.name or ("" if args.guest else IdentityStore(args.state_dir).name()) or os.environ.get("USER", "player")
+    CardroomApp(url=args.url, name=name, state_dir=args.state_dir, guest=args.guest).run()
     return 0
 
 

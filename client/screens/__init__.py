@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from client.screens.dialogs import ConfirmScreen, HelpScreen
+from client.screens.duel import DuelScreen
+from client.screens.end import EndScreen
 from client.screens.fairy_meat import FairyMeatScreen
 from client.screens.high_scores import ScoresScreen
 from client.screens.lobby import LobbyScreen
@@ -15,6 +17,8 @@ from client.screens.tableau import TableauScreen
 __all__ = [
     "SPECTATOR_BANNER",
     "ConfirmScreen",
+    "DuelScreen",
+    "EndScreen",
     "FairyMeatScreen",
     "HelpScreen",
     "LobbyScreen",

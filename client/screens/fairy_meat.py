@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from client.playing_cards import SUIT_SYMBOLS, face_text, faces_text
 from client.render import LOCK, player_name
+from client.screens.duel import DUEL_HELP, DuelScreen
 from client.screens.solitaire import SolitaireScreen
 from client.screens.table import decision_of
 
@@ -658,14 +659,14 @@ def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any]
 # -- the screen ---------------------------------------------------------------------
 
 
-class FairyMeatScreen(SolitaireScreen):
+class FairyMeatScreen(SolitaireScreen, DuelScreen):
     """One Fairy Meat room: the opponent's fairy on top, the combat and the last reveal, yours below.
 
     A spectator sees both fairies and the public reveal, no hands and no moves.
     """
 
     GAME_TITLE = "Fairy Meat"
-    RULES_HELP = RULES
+    RULES_HELP = RULES + "\n" + DUEL_HELP
 
     DEFAULT_CSS = """
     FairyMeatScreen #body { height: 1fr; }
@@ -677,7 +678,8 @@ class FairyMeatScreen(SolitaireScreen):
     FairyMeatScreen.-compact Header { display: none; }
     FairyMeatScreen.-compact #table { padding: 0; }
     FairyMeatScreen.-compact #moves-pane { width: 30; }
-    FairyMeatScreen.-compact EventLog { height: 3; }
+    FairyMeatScreen.-compact #log { height: 2; }
+    FairyMeatScreen.-compact TableTalk RichLog { height: 1; }
     FairyMeatScreen.-compact #them, FairyMeatScreen.-compact #me { padding: 0; }
     FairyMeatScreen.-compact #combat, FairyMeatScreen.-compact #reveal, FairyMeatScreen.-compact #heap,
     FairyMeatScreen.-compact #me { margin-top: 0; }

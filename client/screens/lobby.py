@@ -11,10 +11,12 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Select, Static
 
+from client.clock import clock_setting
 from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
 from client.screens.dialogs import ConfirmScreen, HelpScreen
 from client.screens.high_scores import ScoresScreen
+from client.screens.your_rooms import YourRoomsList
 from client.widgets import Banner
 
 __all__ = ["GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "room_row"]
@@ -47,6 +49,7 @@ HELP = """\
   t          high scores of the solitaires (all time and today)
   r          refresh the list
   ctrl+b     bell and flash on / off (your move, a reveal)
+  y          your rooms: the seats you hold (kept across restarts); Enter there takes one back
   ?          this help
   q          quit (asks first while you hold a seat in a running room)
 """
@@ -72,6 +75,9 @@ def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]
         status += " · scenario"
     if room.get("spectators"):
         status += f" · {room['spectators']} watching"
+    clock = clock_setting(room.get("clock"))
+    if clock:
+        status += f" · ⏱ {clock}"
     players = ", ".join(str(name) or "—" for name in room.get("players") or ())
     return (f"#{room['room']}", str(room.get("title") or room.get("game", "")),
             f"{room.get('taken', 0)}/{room.get('seats', 0)}", players, status)
@@ -100,6 +106,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "toggle_daily", "daily", show=False),
         Binding("t", "scores", "scores"),
         Binding("r", "refresh", "refresh", show=False),
+        Binding("y", "your_rooms", "your rooms", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -111,11 +118,14 @@ class LobbyScreen(Screen[None]):
     notice: reactive[str] = reactive("")
     follow: str | None = None
     """A room the cursor goes to as soon as the list shows it (the one we just created), then stays on."""
+    yours_shown = False
+    """Whether "your rooms" was filled once (only a client that starts with held seats moves the focus there)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Banner(id="notice")
         with Vertical(id="rooms-pane"):
+            yield YourRoomsList(id="yours")
             table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield table
             yield Static(ROOM_KEYS, id="hint")
@@ -273,6 +283,25 @@ class LobbyScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.post_message(RefreshRooms())
+
+    def show_your_rooms(self, rooms: list[tuple[Any, dict[str, Any] | None]], checked: bool) -> None:
+        """The seats we hold; if the client started holding some, the focus goes to them (Enter resumes)."""
+        yours = self.query_one("#yours", YourRoomsList)
+        first, self.yours_shown = not self.yours_shown, True
+        yours.checked = checked
+        yours.rooms = tuple(rooms)
+        if rooms and first and self.is_current:
+            yours.focus()
+
+    def action_your_rooms(self) -> None:
+        """Move to "your rooms" (and back to the room list)."""
+        yours = self.query_one("#yours", YourRoomsList)
+        if not yours.rooms:
+            self.notify("You hold no seat in any room.", severity="warning")
+        elif yours.has_focus:
+            self.query_one("#rooms", DataTable).focus()
+        else:
+            yours.focus()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(HELP))

@@ -17,8 +17,9 @@ from textual.widgets import Footer, Header, Static
 from client.messages import Decide
 from client.render import dealt_damage, legal_slots, player_name, status_line
 from client.screens.dialogs import HelpScreen
+from client.screens.duel import DUEL_HELP, DuelScreen
 from client.screens.question import QuestionScreen
-from client.screens.table import SPECTATOR_BANNER, TableScreen
+from client.screens.table import SPECTATOR_BANNER
 from client.widgets import (
     Banner,
     DuelPanel,
@@ -72,7 +73,7 @@ each revealed duel and the log; never a card in a hand.
 """
 
 
-class MatchScreen(TableScreen):
+class MatchScreen(DuelScreen):
     """One Creature Wars room: both Empires, the last duel, your hand, the log and whose move it is.
 
     When the view carries a ``question`` (only the asked seat's does), a
@@ -316,7 +317,7 @@ class MatchScreen(TableScreen):
         panel.card = card
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(SPECTATOR_HELP if self.spectator else HELP))
+        self.app.push_screen(HelpScreen(SPECTATOR_HELP if self.spectator else HELP + DUEL_HELP))
 
     def action_back(self) -> None:
         panel = self.query_one("#witch", WitchPanel)

@@ -7,7 +7,7 @@ from client.app import CardroomApp
 from client.connection import Client, Seat
 from client.link import address_of
 from client.messages import Disconnected
-from client.screens import SPECTATOR_BANNER, LobbyScreen, MatchScreen
+from client.screens import SPECTATOR_BANNER, EndScreen, LobbyScreen, MatchScreen
 from client.widgets import DuelPanel, HandPanel
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 
@@ -256,6 +256,8 @@ async def test_match_over_shows_the_outcome_and_the_revealed_seed(server_url: st
             screen = table(app)
             await host.decide(seat, {"kind": "play", "slot": 0})
             await pilot.press("1", "enter")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await pilot.press("escape")  # back to the final table
             await until(pilot, lambda: status(app).startswith("match over"), "the end")
             assert status(app) == "match over: Player 2 wins by knockout — you win"
             await until(pilot, lambda: "Seed 77 revealed" in panel_text(app, "#log"), "the seed")

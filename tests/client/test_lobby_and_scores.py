@@ -46,8 +46,9 @@ async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) 
         assert isinstance(screen, SolitaireScreen) and screen.view is not None
         rooms = await looker.list_rooms()
         assert len(rooms) == 1 and rooms[0]["room"] == screen.room
-        # the app plays without a key: a guest's daily deal is practice, never ranked
-        assert rooms[0]["game"] == "fairy_tableau" and rooms[0]["daily"] and rooms[0]["ranked"] == ""
+        # the app plays with its player key: its first daily deal of the day is ranked in the day's table
+        assert rooms[0]["game"] == "fairy_tableau" and rooms[0]["daily"]
+        assert rooms[0]["ranked"] == f"daily:{rooms[0]['daily']}"
         assert rooms[0]["players"] == ["fay"] and rooms[0]["score"] == screen.view["score"]
         daily_room = screen.room
 

@@ -69,7 +69,8 @@ async def test_the_lobby_fits_80x24(server_url: str) -> None:
             lines = screen_text(app).splitlines()
             assert len(lines) == 24
             row = next(line for line in lines if f"#{seat.room}" in line)
-            assert row.split("│")[1].split() == [f"#{seat.room}", "Creature", "Wars", "1/2", "somebody,", "—", "waiting"]
+            assert row.split("│")[1].split() == [f"#{seat.room}", "Creature", "Wars", "1/2", "somebody,", "—", "waiting",
+                                                 "·", "⏱", "30s", "+", "1:00", "bank"]  # the room's clock, whole
             text = "\n".join(lines)
             for shown in ("Create (c)", "Scores (t)", "Enter join", "? help", "q quit", "Creature Wars ", "two players"):
                 assert shown in text, shown

@@ -8,9 +8,10 @@ from client.app import CardroomApp
 from client.connection import Client
 from client.records import fetch_record
 from client.screens import MatchScreen
+from client.screens.end import EndScreen
 from client.verify import verify
 from client.widgets import HandPanel
-from tests.client.helpers import SIZE, until
+from tests.client.helpers import SIZE, screen_text, until
 
 
 def status(app: CardroomApp) -> str:
@@ -35,7 +36,8 @@ async def test_the_table_waits_for_the_deal_then_shows_it(server_url: str, monke
             shown = [c["text"] for c in screen.query_one(HandPanel).cards]
             assert shown and shown == [c["text"] for c in screen.view["hands"][0]["cards"]]
             await bob.request("resign", room=seat.room, token=seat.token)
-            await until(pilot, lambda: status(app).startswith("match over"), "the result")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            assert "✓ matches the commitment" in screen_text(app)  # the whole chain, nonces included
     record = await fetch_record(server_url, screen.room)
     assert record["nonces"] == ["e5" * 16, "f6" * 16]
     assert verify(record).ok

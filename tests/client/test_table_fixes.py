@@ -7,6 +7,7 @@ from typing import Any
 from client.app import CardroomApp
 from client.connection import Client, Seat
 from client.screens import SPECTATOR_BANNER, MatchScreen
+from client.screens.end import EndScreen
 from client.widgets import DuelPanel
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 
@@ -100,7 +101,9 @@ async def test_at_the_end_the_result_is_shown_once_and_the_play_keys_go(server_u
             assert "lock in" in footer_keys(app) and "over" not in screen.title
             await host.decide(seat, {"kind": "play", "slot": 0})
             await pilot.press("1", "enter")
-            await until(pilot, lambda: "Seed 77 revealed" in panel_text(app, "#log"), "the end")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await pilot.press("escape")  # back to the table under it
+            await until(pilot, lambda: app.screen is screen and "Seed 77 revealed" in panel_text(app, "#log"), "the end")
             log = panel_text(app, "#log")
             assert log.count("wins by knockout") == 1, log
             assert [t for t in hook.toasts() if "wins by knockout" in t] == [], "no toast repeats it"

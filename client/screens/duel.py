@@ -1,0 +1,230 @@
+"""What both two-player tables add to a table: the clocks, table talk, resign, abort, cancel, and the end screen.
+
+:class:`DuelScreen` mounts a :class:`~client.clock.ClockBar` and a
+:class:`~client.chat.TableTalk` above the status line of the game's own layout, and
+owns the keys every two-player table shares (``c`` chat, ``R`` resign, ``A`` abort,
+``X`` cancel a waiting room, ``e`` the end screen again).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+
+from client.chat import TableTalk, chat_line
+from client.clock import ClockBar, Clocks, clocks_of
+from client.messages import AbortMatch, CancelRoom, LeaveRoom, ResignMatch, SayChat
+from client.screens.dialogs import ConfirmScreen
+from client.screens.end import Ending, EndScreen
+from client.screens.table import TableScreen
+
+__all__ = ["DUEL_ACTIONS", "DUEL_HELP", "DuelScreen"]
+
+DUEL_ACTIONS = frozenset({"chat", "resign", "abort", "cancel_room", "end"})
+"""The actions of this class (a game screen's ``check_action`` hands them here)."""
+DUEL_HELP = """
+  c           chat at the table (Enter sends, Esc closes); lines show as typed
+  R           resign the match (asks first): the opponent wins
+  A           offer to abort before the first result (or accept the offer)
+  X           cancel your room while it waits for an opponent
+  e           the end screen again, once the match is over (r rematch there)
+"""
+"""The keys of every two-player table, for its help."""
+SEATED_ACTIONS = frozenset({"resign", "abort", "cancel_room"})
+
+
+class DuelScreen(TableScreen):
+    """A two-player table: clocks, chat, resign/abort/cancel keys, and the end screen when the match is over."""
+
+    # out of the footer, which the game's own keys fill at 80 columns: ? lists them
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "chat", "chat", show=False),
+        Binding("R", "resign", "resign", key_display="R", show=False),
+        Binding("A", "abort", "abort", key_display="A", show=False),
+        Binding("X", "cancel_room", "cancel room", key_display="X", show=False),
+        Binding("e", "end", "end screen", show=False),
+    ]
+
+    names: reactive[tuple[str, ...]] = reactive(())
+    """The players' names, as the lobby lists them (empty strings for unknown or free seats)."""
+
+    def __init__(self, room: str, game: str, *, spectator: bool) -> None:
+        super().__init__(room, game, spectator=spectator)
+        self.ending: Ending | None = None
+        self.end_screen: EndScreen | None = None
+        self.rematch_offers: frozenset[int] = frozenset()
+        self.clocks: Clocks | None = None
+        """The clocks of the last view that carried them."""
+        self.away: set[int] = set()
+        """Seats no connection watches (their clock runs on; they forfeit after the grace period)."""
+
+    def on_mount(self) -> None:
+        """(The game screen's ``on_mount`` runs too.) Place the clock bar and the chat above the status line."""
+        status = self.query("#status")
+        before = status.first() if status else None
+        bar = ClockBar(id="clocks")
+        bar.clocks = self.clocks
+        self.mount(bar, TableTalk(id="talk"), before=before)
+        self.name_clocks()
+
+    # -- what the app feeds in ---------------------------------------------------------
+
+    @property
+    def talk(self) -> TableTalk:
+        return self.query_one("#talk", TableTalk)
+
+    def own_seat(self) -> int | None:
+        """Our seat, from the view (None: spectating, or no view yet)."""
+        seat = (self.view or {}).get("seat")
+        return seat if isinstance(seat, int) else None
+
+    def set_clock(self, clock: dict[Any, Any], presence: list[bool] | None = None) -> None:
+        """The ``clock`` (and ``presence``) a view message carried: restart the local countdown from it."""
+        if presence is not None:
+            self.away = {seat for seat, here in enumerate(presence) if not here}
+        self.clocks = clocks_of(clock)
+        for bar in self.query(ClockBar):
+            bar.clocks = self.clocks
+        self.name_clocks()
+
+    def watch_names(self) -> None:
+        self.name_clocks()
+        if self.ending is not None and self.names:
+            self.ending = _with_names(self.ending, self.names)
+            if self.end_screen is not None:
+                self.end_screen.ending = self.ending
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """A ``presence`` push: mark the seat away (or back) on the clock line."""
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+        self.name_clocks()
+
+    def name_clocks(self) -> None:
+        """Label the clocks: "You", the opponent's name, or the players' names for a spectator."""
+        own = self.own_seat()
+        seats = max(2, len(self.names))
+        labels = []
+        for seat in range(seats):
+            name = self.names[seat] if seat < len(self.names) and self.names[seat] else f"Player {seat + 1}"
+            if seat == own:
+                labels.append("You")
+            elif seat in self.away:
+                labels.append(f"{name} (away)")
+            else:
+                labels.append(f"{name} (opponent)" if own is not None else name)
+        for bar in self.query(ClockBar):
+            bar.names = tuple(labels)
+
+    def chat(self, name: str, seat: int | None, text: str, ts: float) -> None:
+        """A chat line said at this table."""
+        self.talk.write(chat_line(name, seat, text, ts, own=self.own_seat()))
+
+    def room_notice(self, text: str, *, error: bool = False) -> None:
+        """A notice in the chat log (presence, a closed room, a refused chat line)."""
+        self.talk.notice(text, error=error)
+
+    def seat_name(self, seat: int) -> str:
+        """How this table names a seat: "you", the player's name, or "Player n"."""
+        if seat == self.own_seat():
+            return "you"
+        return (self.names[seat] if seat < len(self.names) else "") or f"Player {seat + 1}"
+
+    def show_end(self, outcome: dict[str, Any], seed: int | None, commitment: str, published: str | None,
+                 reveal: dict[str, Any] | None = None) -> None:
+        """The match is over: open the end screen over the table."""
+        self.ending = Ending(self.room, self.game, dict(outcome), self.names, self.own_seat(), seed, commitment, published,
+                             dict(reveal or {}))
+        self.action_end()
+
+    def rematch_offered(self, seat: int) -> None:
+        """A seat asked for a rematch: tell the end screen (and the log, when the end screen is not up)."""
+        self.rematch_offers = self.rematch_offers | {seat}
+        if self.end_screen is not None and self.end_screen.is_attached:
+            self.end_screen.offers = self.rematch_offers
+        if seat != self.own_seat():
+            self.room_notice(f"{self.seat_name(seat)} asks for a rematch (e, then r to accept).")
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Spectators cannot resign, abort or cancel; the end screen exists only once the match is over."""
+        if action in SEATED_ACTIONS and self.spectator:
+            return False
+        if action == "end":
+            return self.ending is not None
+        if action in DUEL_ACTIONS:
+            return True
+        return super().check_action(action, parameters)
+
+    def action_chat(self) -> None:
+        self.talk.open()
+
+    @on(TableTalk.Said)
+    def _said(self, event: TableTalk.Said) -> None:
+        event.stop()
+        self.post_message(SayChat(self.room, event.text))
+
+    def action_resign(self) -> None:
+        """Give up the match, after a confirmation."""
+        if not self.playing():
+            self.notify("There is no running match of yours to resign.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(ResignMatch(self.room))
+
+        self.app.push_screen(ConfirmScreen(f"Resign the match in room #{self.room}?\nYour opponent wins."), answered)
+
+    def action_abort(self) -> None:
+        """Offer (or accept) to abort before the first result: no winner, nothing recorded."""
+        if not self.playing():
+            self.notify("There is no running match of yours to abort.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(AbortMatch(self.room))
+
+        self.app.push_screen(ConfirmScreen(
+            "Abort this match?\nIt ends with no winner and nothing recorded once both players press A "
+            "(only before the first result)."), answered)
+
+    def action_cancel_room(self) -> None:
+        """Delete our room while it still waits for an opponent."""
+        if self.free_seats <= 0 or self.own_seat() is None:
+            self.notify("Only a room still waiting for players can be cancelled.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(CancelRoom(self.room))
+
+        self.app.push_screen(ConfirmScreen(f"Cancel room #{self.room}?\nIt is deleted for everyone."), answered)
+
+    def action_end(self) -> None:
+        """Show the end screen (again)."""
+        if self.ending is None:
+            return
+        if self.end_screen is not None and self.end_screen.is_attached:
+            return
+        screen = EndScreen(self.ending)
+        screen.offers = self.rematch_offers
+        self.end_screen = screen
+
+        def closed(choice: str | None) -> None:
+            self.end_screen = None
+            if choice == "lobby":
+                self.post_message(LeaveRoom(self.room))
+
+        self.app.push_screen(screen, closed)
+
+
+def _with_names(ending: Ending, names: tuple[str, ...]) -> Ending:
+    return replace(ending, names=names)
