@@ -23,11 +23,14 @@ from client.messages import Connected
 from client.widgets import EventLog
 from engine import registry
 from engine.interface import redact_all
+from server import seeding
 
 __all__ = ["ADDRESS", "ROOM", "URL", "ReplayApp", "replay", "room_summary", "table_messages"]
 
 URL = "ws://cardroom.test:8765"
 ADDRESS = "cardroom.test:8765"
+SALT = "5a17" * 8
+"""The salt of the replayed rooms' commitments (a server draws a random one)."""
 ROOM = "a1b2c3d4"
 """The room id the replayed tables use (a server picks a random one)."""
 
@@ -104,6 +107,7 @@ def table_messages(game: str, seat: int | None, *, options: Mapping[str, Any] | 
         outcome = engine.outcome(state)
         if outcome is not None:
             out.append({"t": "match_over", "room": room, "outcome": outcome.data(), "seed": seed,
-                        "commitment": "0" * 64})
+                        "commitment": seeding.commitment(room, seed, SALT), "server_seed": seed, "salt": SALT,
+                        "seeding": seeding.FIXED, "nonces": []})
             break
     return out

@@ -36,6 +36,9 @@ FAIRY_MEAT = table_messages("fairy_meat", 0, seed=7, decisions=[(0, 0), (1, 0), 
                                                                  (0, 0), (1, 0)])
 """Seat 0's table right after the first reveal of sealed Numbered cards in a default Fairy Meat match."""
 
+END = table_messages("creature_wars", 0, options={"hp": 1}, seed=5, decisions=[(0, 0), (1, 0)])
+"""Seat 0's table of a one-duel Creature Wars match (1 HP): its end screen opens over the table."""
+
 
 def matches(snap_compare: Any, messages: Iterable[Mapping[str, Any]], size: tuple[int, int], *,
             press: Iterable[str] = ()) -> bool:
@@ -57,3 +60,9 @@ def test_creature_wars_match(snap_compare: Any, size: tuple[int, int]) -> None:
 def test_fairy_meat_reveal(snap_compare: Any, size: tuple[int, int]) -> None:
     assert any(e["kind"] == "numbered" for m in FAIRY_MEAT if m["t"] == "view" for e in m["events"])
     assert matches(snap_compare, FAIRY_MEAT, size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end_screen(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert END[-1]["t"] == "match_over"
+    assert matches(snap_compare, END, size)
