@@ -2,6 +2,8 @@
 
 Every browser tab gets its own ``cardroom play`` process, run by textual-serve and shown
 in an xterm.js terminal in the page; that process talks to the game server like any client.
+Those processes share the web host, so they play as guests: no player key and no seat
+tokens are written to its disk, where every other tab could find them.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ __all__ = ["play_command", "serve_web"]
 
 def play_command(server_url: str, name: str) -> str:
     """The command line each browser session runs: the same client as ``cardroom play``."""
-    args = [sys.executable, "-m", "server.cli", "play", "--url", server_url, "--name", name]
+    # --guest: every tab's client runs on the web host, so none may keep an identity or seats there
+    args = [sys.executable, "-m", "server.cli", "play", "--url", server_url, "--name", name, "--guest"]
     return " ".join(shlex.quote(a) for a in args)
 
 

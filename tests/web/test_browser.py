@@ -15,6 +15,7 @@ import pytest
 from playwright.async_api import Page, Route, async_playwright
 
 from client import Client
+from client.web import play_command
 from server.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -132,3 +133,8 @@ async def test_a_match_in_the_browser(chromium: str, web_url: str, server_url: s
                     await opponent.wait_view(seat.room, lambda v, old=version: v["version"] > old, timeout=5)
             assert opponent.views[seat.room]["turn"] >= 4, "the page's player did not lock in its plays"
             await wait_for_screen(page, lambda t: "turn 4" in t, "the fourth turn of the match it played")
+
+
+def test_browser_sessions_keep_no_identity_on_the_web_host() -> None:
+    """Every tab runs on the same host: a stored identity would hand one visitor another's seats."""
+    assert play_command("ws://127.0.0.1:1", "guest").split()[-1] == "--guest"
