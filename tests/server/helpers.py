@@ -143,3 +143,16 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
             if any(secret in text for text in texts):
                 found.append(f"v{message['version']}: {secret!r} sent to {seat}")
     return found
+
+
+async def play_out(client: Client, seat: Seat, seed: int, bound: int = 600) -> dict[str, Any]:
+    """A solitaire played with random legal moves (avoiding moves that lose at once while others exist) until
+    it ends; the final view."""
+    rng = random.Random(seed)
+    for _ in range(bound):
+        view = client.views[seat.room]
+        if view["outcome"] is not None:
+            return view
+        safe = [d for d in view["legal"] if not d.get("loses")] or view["legal"]
+        await client.decide(seat, rng.choice(safe))
+    raise AssertionError("the game did not end within the bound")

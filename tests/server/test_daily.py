@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime
-import random
 
 import redis
 
@@ -11,21 +10,11 @@ from client.connection import Seat
 from client.verify import verify
 from server.lobby import today
 from server.reveal import seed_fields
+from tests.server.helpers import play_out
 from tests.server.players import keyed, pushed
 
 KEY = "daily-player-secret-key-0001"
 
-
-async def play_out(client: Client, seat: Seat, seed: int, bound: int = 600) -> dict[str, object]:
-    """Random legal moves until the solitaire ends; the final view."""
-    rng = random.Random(seed)
-    for _ in range(bound):
-        view = client.views[seat.room]
-        if view["outcome"] is not None:
-            return view
-        safe = [d for d in view["legal"] if not d.get("loses")] or view["legal"]
-        await client.decide(seat, rng.choice(safe))
-    raise AssertionError("the game did not end within the bound")
 
 
 def tomorrow() -> str:

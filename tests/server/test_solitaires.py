@@ -6,21 +6,8 @@ import random
 import pytest
 
 from client import Client, ClientError
-from client.connection import Seat
 from protocol import decode_any
-from tests.server.helpers import strings
-
-
-async def play_out(client: Client, seat: Seat, seed: int, bound: int = 400) -> dict[str, object]:
-    """Random legal moves (avoiding moves that lose at once while others exist) until the game ends."""
-    rng = random.Random(seed)
-    for _ in range(bound):
-        view = client.views[seat.room]
-        if view["outcome"] is not None:
-            return view
-        safe = [d for d in view["legal"] if not d.get("loses")] or view["legal"]
-        await client.decide(seat, rng.choice(safe))
-    raise AssertionError("the game did not end within the bound")
+from tests.server.helpers import play_out, strings
 
 
 async def test_a_ranked_game_enters_the_all_time_table(server_url: str) -> None:
