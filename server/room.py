@@ -189,9 +189,22 @@ class Room:
             if deal is not None:
                 self.seed, self.state = deal[0], state
             self.clock = clock
+            if deal is not None and self.over:  # a solitaire lost at the deal: it ended without a decision
+                await self._ended_at_deal()
         self.broadcast((), None, None)
         self.arm()
         return seat, token
+
+    async def _ended_at_deal(self) -> None:
+        """Archive, score and settle a match that ended as it was dealt, as a decision that ends one would."""
+        outcome = self.game.outcome(self.state)
+        assert outcome is not None
+        self.ended = time.time()
+        await self.store.finish(self.id, outcome.data())
+        entry = self.score_entry(outcome)
+        if entry is not None:
+            await self.store.add_score(*entry)
+        await standings.settle(self)
 
     async def _claimed(self, seat: Seat, digest: str, exc: Exception) -> bool:
         """After a failed claim, ask Redis whether it was stored (its reply may have been lost on the way):

@@ -373,6 +373,10 @@ class Store:
             nonces=tuple(raw.get(f"nonce:{n}".encode(), b"").decode() for n in range(count)),
         )
 
+    async def add_score(self, table: str, member: str, points: int) -> None:
+        """A finished solitaire's entry in its high-score table (for one that ended without a decision)."""
+        await self.redis.zadd(_scores(table), {member: points})
+
     async def daily_secret(self) -> bytes:
         """The key of the daily seeds: 32 random bytes made once (SET NX, so every node agrees) and kept."""
         await self.redis.set(DAILY_SECRET, secrets.token_bytes(32), nx=True)

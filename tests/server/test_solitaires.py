@@ -7,7 +7,11 @@ import pytest
 
 from client import Client, ClientError
 from protocol import decode_any
+from server import seeding
 from tests.server.helpers import play_out, strings
+
+LOST_AT_DEAL = 7
+"""A Fairy Tableau seed whose deal is lost before any decision."""
 
 
 async def test_a_ranked_game_enters_the_all_time_table(server_url: str) -> None:
@@ -114,3 +118,18 @@ async def test_cardroom_scores_prints_both_tables(server_url: str, capsys: pytes
     assert "fairy_tableau — all time" in printed and "queens_challenge — all time" in printed
     assert f"   1. {outcome['scores'][0]:>6}  guest" in printed and "no scores yet" in printed
     assert await show_scores(server_url, "chess", daily=True, limit=5) == 1
+
+
+async def test_a_deal_lost_before_any_decision_is_scored(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Fairy Tableau dealt lost (no play can ever defeat an enemy) ends at the deal: it is still archived and
+    enters the table, like a game its last decision ends."""
+    monkeypatch.setattr(seeding, "derive", lambda *_: LOST_AT_DEAL)
+    async with await Client.connect(server_url, name="unlucky") as player:
+        seat = await player.create("fairy_tableau")
+        assert not isinstance(seat, str)
+        await player.wait_view(seat.room, lambda v: v["outcome"] is not None)
+        assert player.views[seat.room]["version"] == 0
+        entries = (await player.request("scores", game="fairy_tableau"))["entries"]
+        assert [(e["room"], e["name"]) for e in entries] == [(seat.room, "guest")]  # no key: posted as a guest
+        record = (await player.request("export", room=seat.room))["record"]
+        assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
