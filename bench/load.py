@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import REPO, Pacer, check_loopback, cpu_seconds, format_cpu, loop_name, percentile, run_main, stop_child, wait_for_port
+from bench.fanout import fanout
 from client.connection import Client, ClientError, Seat
 from protocol import encode
 from server.redis_process import RedisProcess, free_port
@@ -298,7 +299,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     where.add_argument("--spawn", action="store_true", help="start a redis-server and a server of our own")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
     parser.add_argument("--matches", type=int, default=8, help="concurrent matches (default 8)")
-    parser.add_argument("--spectators", type=int, default=0, help="spectators per room (default 0)")
+    parser.add_argument("--spectators-per-room", "--spectators", dest="spectators", type=int, default=0,
+                        help="spectators per room, each a library client (default 0)")
+    parser.add_argument("--fanout", type=int, default=0,
+                        help="fan-out mode: one match watched by this many bare-websocket spectators (bench/fanout.py)")
     parser.add_argument("--seed", type=int, default=1, help="seeds rooms and every seat's choices (default 1)")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of play (default 10)")
     parser.add_argument("--max-decisions", type=int, default=1_000_000, help="stop after this many (default 1e6)")
@@ -319,10 +323,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.spawn:
         with spawned(args.fsync) as (url, server_pid, redis_pid):
-            run_main(bench(args, url, server_pid, redis_pid))
+            run_main(fanout(args, url, server_pid) if args.fanout else bench(args, url, server_pid, redis_pid))
     else:
         check_loopback(args.url)
-        run_main(bench(args, args.url, args.server_pid, None))
+        run_main(fanout(args, args.url, args.server_pid) if args.fanout else bench(args, args.url, args.server_pid, None))
     return 0
 
 

@@ -5,8 +5,9 @@ commitment, the server's secret (``server_seed`` and ``salt``), each seat's ``no
 every stored decision. Verification checks the whole chain: the server's secret and salt
 are what the room committed to at creation, the seed is the one derived from that secret
 and every seat's nonce (or, for a ``fixed`` room, the server seed itself); then it replays
-every decision from ``setup(options, seed)`` and checks each reaches the recorded version
-and state and the last reaches the recorded outcome. This module implements the scheme
+every decision from ``setup(options, seed)`` and checks each is the one the log's chain of
+links recorded, reaches the recorded version (and, at a snapshot, state), and that the last
+reaches the recorded outcome. This module implements the scheme
 of docs/protocol.md on its own, as any third party would: it imports nothing of the server.
 """
 from __future__ import annotations
@@ -22,12 +23,18 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 
-__all__ = ["Verdict", "commitment_of", "derived_seed", "digest", "salted_commitment", "verify"]
+__all__ = ["Verdict", "commitment_of", "derived_seed", "digest", "link_of", "salted_commitment", "verify"]
 
 
 def digest(packed: bytes) -> str:
     """A state's digest as log records keep it: the first 16 hex digits of sha256 of its msgpack dump."""
     return hashlib.sha256(packed).hexdigest()[:16]
+
+
+def link_of(previous: str, entry: Mapping[str, Any]) -> str:
+    """A log record's link: the first 16 hex digits of sha256 of the previous record's link followed by the
+    msgpack array [version, seat, decision] (docs/protocol.md)."""
+    return hashlib.sha256(previous.encode() + msgpack.packb([entry["v"], entry["seat"], entry["d"]])).hexdigest()[:16]
 
 
 def commitment_of(room: str, seed: int) -> str:
@@ -105,7 +112,12 @@ def _verify(record: Mapping[str, Any]) -> Verdict:
         return Verdict(False, wrong)
     state = game.setup(record["options"], seed)
     decisions = list(record["decisions"])
+    previous = ""
     for n, entry in enumerate(decisions, 1):
+        if "c" in entry and link_of(previous, entry) != entry["c"]:
+            return Verdict(False, f"decision {n} (seat {entry['seat']}, {json.dumps(entry['d'])}) is not the one the "
+                                  "log's chain recorded: it was changed after it was stored", n)
+        previous = str(entry.get("c", ""))
         try:
             state, _ = game.apply(state, int(entry["seat"]), entry["d"])
         except EngineError as exc:

@@ -1,7 +1,7 @@
 """The server package's exception root."""
 from __future__ import annotations
 
-__all__ = ["ServerError", "StaleWrite", "StoreUnavailable"]
+__all__ = ["ServerError", "StaleWrite", "StoreCorrupt", "StoreUnavailable"]
 
 
 class ServerError(Exception):
@@ -14,3 +14,7 @@ class StaleWrite(ServerError):
 
 class StoreUnavailable(ServerError):
     """Redis could not be started or reached."""
+
+
+class StoreCorrupt(ServerError):
+    """A room's stored snapshot and log do not replay to the version it records."""

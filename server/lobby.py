@@ -14,8 +14,9 @@ import msgpack
 from engine import registry
 from engine.errors import EngineError
 from protocol import ErrorCode, ProtocolError
-from server import seeding, standings
+from server import seeding, snapshots, standings
 from server.clock import limits_for
+from server.errors import ServerError
 from server.health import Health
 from server.identity import Names
 from server.listing import Rooms
@@ -76,9 +77,14 @@ class Lobby:
         game = registry.get(record.game) if record is not None else None
         if record is None or game is None:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room_id!r}")
+        try:
+            state = snapshots.rebuild(game, record)
+        except (ServerError, EngineError) as exc:
+            log.exception("room not loaded: its log does not replay", extra={"room": room_id})
+            raise ProtocolError(ErrorCode.INTERNAL, f"room {room_id} cannot be loaded: {exc}") from None
         found = self.rooms.get(room_id)
         if found is None:
-            found = self.rooms[room_id] = Room(record, game, game.load(record.state), self.store)
+            found = self.rooms[room_id] = Room(record, game, state, self.store)
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
@@ -182,7 +188,12 @@ class Lobby:
             if game is None:
                 log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
                 continue
-            room = Room(record, game, game.load(record.state), self.store, alive)
+            try:
+                state = snapshots.rebuild(game, record)
+            except (ServerError, EngineError):
+                log.exception("room not restored: its log does not replay", extra={"room": record.room})
+                continue
+            room = Room(record, game, state, self.store, alive)
             self.rooms[record.room] = room
             await self.store.save_clock(record.room, msgpack.packb(room.clock.data()))
             room.arm()

@@ -15,13 +15,13 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server import clock as clocks
-from server import metrics, seeding, standings
+from server import metrics, seeding, snapshots, standings
 from server.connection import Connection
 from server.history import History
 from server.reveal import reveal_fields
 from server.store import RoomRecord, Store
 
-__all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token", "state_digest"]
+__all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token"]
 
 SERVER_ONLY = frozenset({"timeout", "forfeit", "abort"})
 """Decision kinds only the server applies (a clock ran out, a seat stayed away, both seats agreed to abort)."""
@@ -39,11 +39,6 @@ DISPLAY_ONLY = frozenset({"label", "loses"})
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed: a copy of the store does not hand out seats."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def state_digest(packed: bytes) -> str:
-    """The digest a log record keeps of the state a decision led to: a replay that departs is caught there."""
-    return hashlib.sha256(packed).hexdigest()[:16]
 
 
 def commitment(room: str, seed: int) -> str:
@@ -96,6 +91,8 @@ class Room:
         self.away: dict[Seat, float] = dict.fromkeys(range(len(self.seats)), now)
         """Seats no connection watches, and since when (wall time)."""
         self.abort_offers: set[Seat] = set()
+        self.link = record.link
+        """The last log record's link in the log's chain (server/snapshots.py)."""
 
     @property
     def dealt(self) -> bool:
@@ -329,12 +326,16 @@ class Room:
         except EngineError as exc:
             raise ProtocolError(ErrorCode(exc.code.value), exc.message) from None
         new_version = self.game.version(state)
-        packed = msgpack.packb(self.game.dump(state))
+        outcome = self.game.outcome(state)
         now = time.time()
-        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": now, "h": state_digest(packed)}
+        link = snapshots.link(self.link, new_version, seat, dict(decision))
+        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": now, "c": link}
+        packed = b""
+        if snapshots.due(new_version, outcome is not None):  # else the log alone holds it (server/snapshots.py)
+            packed = msgpack.packb(self.game.dump(state))
+            entry["h"] = snapshots.digest(packed)
         if by_server:
             entry["server"] = True
-        outcome = self.game.outcome(state)
         self.clock.drain(now)
         clock = self.clock.copy()
         clock.decided(seat, str(decision.get("kind")), by_server)
@@ -344,7 +345,7 @@ class Room:
             await self.store.commit(
                 self.id, current, new_version, packed, msgpack.packb(entry),
                 outcome is not None, self.score_entry(outcome), outcome.data() if outcome is not None else None,
-                msgpack.packb(clock.data()),
+                msgpack.packb(clock.data()), link,
             )
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
             if not await self._landed(new_version):
@@ -355,6 +356,7 @@ class Room:
                                             "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
         self.state = state
         self.clock = clock
+        self.link = link
         if outcome is not None:
             self.ended = time.time()
         self.broadcast(events, conn, re)
@@ -401,7 +403,8 @@ class Room:
         self.suspect = False
         if record.version != self.version:
             log.warning("resynced from the store", extra={"room": self.id, "version": record.version})
-            self.state = self.game.load(record.state)
+            self.state = snapshots.rebuild(self.game, record)
+            self.link = record.link
             now = time.time()
             self.clock = clocks.Clock.load(clocks.Limits.from_data(record.limits), len(self.seats), record.clock, None, now)
             self.clock.sync(self.game, self.state, all(self.seats), now)

@@ -2,7 +2,8 @@
 
 Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed (once dealt), commitment,
 ``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/seeding.py),
-created, version, state, ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
+created, version, ``state`` (a snapshot, see server/snapshots.py) and ``snap`` (the version it holds),
+``link`` the last log record's link (server/snapshots.py), ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
 name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
 ``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
 ``alive`` the last time a server said it was running (see server/clock.py).
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgpack
@@ -37,6 +38,10 @@ LIVE_TTL = 24 * 3600
 """Seconds a finished room's live keys stay in Redis (resume, spectate and rematch it meanwhile)."""
 REQUEST_TTL = 600
 """Seconds a keyed ``create_room`` or ``join`` is remembered: a retry within them gets the same room and seat."""
+POOL = 64
+"""Connections to Redis at most; requests beyond them wait for one (a burst of spectators, a restart)."""
+POOL_WAIT = 10.0
+"""Seconds a request waits for a free connection before it fails as ``unavailable``."""
 RECORD_TTL = 30 * 24 * 3600
 """Seconds a finished match's record (for replays) stays in Redis."""
 
@@ -66,11 +71,17 @@ end
 """
 ALIVE = PREFIX + "alive"
 
-# Version check, new state, log append and (when the match ends) leaving the open set:
-# one atomic step, so a decision is either wholly stored or not at all.
+# Version check, log append (with a snapshot of the state now and then) and (when the match ends) leaving
+# the open set: one atomic step, so a decision is either wholly stored or not at all. A room stored before
+# snapshots holds the state of its version: HSETNX marks it so before the first decision without one.
 _COMMIT = _ARCHIVE + """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'state', ARGV[3])
+redis.call('HSETNX', KEYS[1], 'snap', ARGV[1])
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[10], 'state', ARGV[3], 'snap', ARGV[2])
+else
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[10])
+end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'over', '1')
@@ -142,6 +153,7 @@ class RoomRecord:
     created: float
     version: int
     state: dict[str, Any]
+    """The state as last stored whole: at version ``snap``; ``tail`` holds the decisions since."""
     seats: tuple[str | None, ...]
     names: tuple[str, ...] = ()
     table: str = ""
@@ -165,6 +177,12 @@ class RoomRecord:
     """``players`` (the seed is derived from the nonces), ``fixed``, or "" for rooms stored before salts."""
     nonces: tuple[str, ...] = ()
     """Each seat's nonce ("" for a free seat)."""
+    snap: int | None = None
+    """The version ``state`` is at (None: at ``version``)."""
+    link: str = ""
+    """The last log record's link in the log's chain ("" before the first)."""
+    tail: tuple[dict[str, Any], ...] = ()
+    """The decision records after ``snap``, oldest first: replayed on ``state`` to reach ``version``."""
 
 
 def _key(room: str) -> str:
@@ -193,7 +211,9 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=False)
+        # a bounded pool that makes a burst wait for a connection (redis-py's default pool refuses past 100)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=POOL_WAIT)
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._commit = self.redis.register_script(_COMMIT)
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
@@ -221,6 +241,7 @@ class Store:
             "created": repr(record.created),
             "version": str(record.version),
             "state": msgpack.packb(record.state),
+            "snap": str(record.version),
             "seats": str(len(record.seats)),
             "table": record.table,
             "spectator_chat": record.spectator_chat,
@@ -287,17 +308,18 @@ class Store:
         raw = await self.redis.get(ALIVE)
         return float(raw) if raw is not None else None
 
-    async def commit(self, room: str, expected: int, version: int, state: bytes, record: bytes, over: bool,
+    async def commit(self, room: str, expected: int, version: int, snapshot: bytes, record: bytes, over: bool,
                      score: tuple[str, str, int] | None = None, outcome: dict[str, Any] | None = None,
-                     clock: bytes = b"") -> None:
-        """Persist a decision: new state + log record (+ the clock; + the final score in its table and the
-        match record), atomically, refused if the version moved. ``score`` is (table, member, points)."""
+                     clock: bytes = b"", link: str = "") -> None:
+        """Persist a decision: its log record and ``link`` (its link in the log's chain), + the state when
+        ``snapshot`` holds it, + the clock, + the final score in its table and the match record; atomically,
+        refused if the version moved. ``score`` is (table, member, points)."""
         key = _key(room)
         table, member, points = score or ("", "", 0)
         done = await self._commit(
             keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore", *_archive_keys(room)[2:]],
-            args=[str(expected), str(version), state, record, "1" if over else "0", room, member, str(points), clock,
-                  *self._archive_args(outcome)],  # the archive's arguments last
+            args=[str(expected), str(version), snapshot, record, "1" if over else "0", room, member, str(points), clock,
+                  link, *self._archive_args(outcome)],  # the archive's arguments last
         )
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
@@ -342,7 +364,35 @@ class Store:
         return [msgpack.unpackb(r, raw=False) for r in await self.redis.lrange(_key(room) + ":log", 0, -1)]
 
     async def load(self, room: str) -> RoomRecord | None:
+        """A room as stored, with the log records its snapshot lacks; None if there is none."""
         raw: dict[bytes, bytes] = await self.redis.hgetall(_key(room))  # type: ignore[assignment]
+        record = self._parse(room, raw)
+        if record is None or record.snap is None or record.snap >= record.version:
+            return record
+        tail: list[bytes] = await self.redis.lrange(_key(room) + ":log", record.snap, record.version - 1)  # type: ignore[assignment]
+        return self._with_tail(record, tail)
+
+    async def load_many(self, rooms: list[str]) -> list[RoomRecord]:
+        """Many rooms at once: two pipelined round trips (the hashes, then the logs' tails)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room in rooms:
+                pipe.hgetall(_key(room))
+            hashes = await pipe.execute()
+        parsed = [r for r in (self._parse(room, raw) for room, raw in zip(rooms, hashes, strict=True)) if r is not None]
+        behind = [r for r in parsed if r.snap is not None and r.snap < r.version]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for r in behind:
+                pipe.lrange(_key(r.room) + ":log", r.snap or 0, r.version - 1)
+            tails = dict(zip((r.room for r in behind), await pipe.execute(), strict=True))
+        return [self._with_tail(r, tails[r.room]) if r.room in tails else r for r in parsed]
+
+    @staticmethod
+    def _with_tail(record: RoomRecord, tail: list[bytes]) -> RoomRecord:
+        return replace(record, tail=tuple(msgpack.unpackb(r, raw=False) for r in tail))
+
+    @staticmethod
+    def _parse(room: str, raw: dict[bytes, bytes]) -> RoomRecord | None:
+        """A room hash as read; None if it holds no room."""
         if not raw or b"state" not in raw:
             return None
         count = int(raw[b"seats"])
@@ -371,6 +421,8 @@ class Store:
             salt=raw.get(b"salt", b"").decode(),
             seeding=raw.get(b"seeding", b"").decode(),
             nonces=tuple(raw.get(f"nonce:{n}".encode(), b"").decode() for n in range(count)),
+            snap=int(raw[b"snap"]) if b"snap" in raw else None,
+            link=raw.get(b"link", b"").decode(),
         )
 
     async def add_score(self, table: str, member: str, points: int) -> None:
@@ -398,6 +450,4 @@ class Store:
     async def open_rooms(self) -> list[RoomRecord]:
         """Every unfinished room, for resuming after a restart."""
         members: set[bytes] = await self.redis.smembers(OPEN)  # type: ignore[assignment]
-        ids = sorted(m.decode() for m in members)
-        records = [await self.load(room) for room in ids]
-        return [r for r in records if r is not None]
+        return await self.load_many(sorted(m.decode() for m in members))

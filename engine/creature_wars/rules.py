@@ -13,6 +13,7 @@ from engine.creature_wars.state import Options, Phase, State, parse_card
 from engine.creature_wars.table import Table, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
+from engine.memo import per_state
 from engine.rng import Rng
 
 __all__ = ["apply", "legal", "setup", "timer"]
@@ -75,6 +76,7 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
     return table.freeze(0)
 
 
+@per_state
 def legal(state: State, seat: Seat) -> list[Decision]:
     """What ``seat`` may decide now: an answer to its pending question, or one play per playable card."""
     if state.outcome is not None:

@@ -28,6 +28,7 @@ from engine.fairy_meat.state import (
     State,
 )
 from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat
+from engine.memo import per_state
 from engine.rng import Rng
 
 __all__ = ["EXTRA_KEYS", "NASTY_TABLE", "SPLITS", "Table", "apply", "legal", "phase", "setup", "timer"]
@@ -1310,6 +1311,7 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
     return table.s
 
 
+@per_state
 def legal(state: State, seat: Seat) -> list[Decision]:
     """The decisions ``seat`` may take now, each with a ``label`` (empty: nothing is awaited of it)."""
     if state.outcome is not None or seat not in (0, 1):

@@ -1,6 +1,8 @@
 """Rooms that come and go: cancel, expiry of waiting rooms, finished rooms retired and archived, ended matches found again."""
 from __future__ import annotations
 
+import asyncio
+
 import msgpack
 import pytest
 import redis
@@ -201,3 +203,15 @@ async def test_a_match_ended_outside_a_decision_is_archived_once(redis_url: str)
         assert 0 < r.ttl("cardroom:room:r1") <= LIVE_TTL < r.ttl("cardroom:match:r1") <= RECORD_TTL
     finally:
         await store.close()
+
+
+async def test_a_burst_of_store_requests_waits_for_connections(redis_url: str) -> None:
+    """More requests at once than the pool has connections are served in turn, not refused."""
+    from server.store import POOL
+
+    store = Store(redis_url)
+    try:
+        versions = await asyncio.gather(*(store.version(f"nosuch{n}") for n in range(4 * POOL)))
+    finally:
+        await store.close()
+    assert versions == [None] * (4 * POOL)

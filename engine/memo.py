@@ -1,0 +1,32 @@
+"""Remembering a pure function of an immutable state: a decision's check, its clock and every view ask
+``legal`` of the same state object, so the answer is computed once."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["per_state"]
+
+R = TypeVar("R")
+KEEP = 8
+"""How many recent (state, seat) answers are kept."""
+
+
+def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
+    """``fn(state, seat)`` remembered for the last ``KEEP`` calls, by the state's identity (states are frozen,
+    so one object always has one answer). The answer is shared: callers must not change it."""
+    recent: list[tuple[Any, int, R]] = []
+
+    def remembered(state: Any, seat: int) -> R:
+        for held, at, answer in recent:
+            if held is state and at == seat:
+                return answer
+        answer = fn(state, seat)
+        recent.insert(0, (state, seat, answer))
+        del recent[KEEP:]
+        return answer
+
+    remembered.__doc__ = fn.__doc__
+    remembered.__name__ = fn.__name__
+    remembered.__wrapped__ = fn  # type: ignore[attr-defined]
+    return remembered
