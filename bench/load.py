@@ -306,9 +306,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seeds rooms and every seat's choices (default 1)")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of play (default 10)")
     parser.add_argument("--max-decisions", type=int, default=1_000_000, help="stop after this many (default 1e6)")
-    parser.add_argument("--rate", type=float, default=0.9 * RATE,
-                        help=f"messages/s per connection, under the server's limit of {RATE:g}; 0: unpaced "
-                             f"(default {0.9 * RATE:g})")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help=f"pace each connection to this many messages/s (the server allows {RATE:g}); 0: unpaced, "
+                             "the client library backs off by itself on rate_limited (default 0)")
     parser.add_argument("--fsync", choices=("always", "everysec", "no"), default="always",
                         help="with --spawn: redis appendfsync (default always, as cardroom serve)")
     args = parser.parse_args(argv)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -15,6 +16,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, decode_any, encode
+
+LIMITED_BACKOFF = (0.25, 0.5, 1.0, 2.0, 2.0)
+"""Pauses (seconds, each jittered by 0.5x to 1.5x) before sending again a message the server's rate limit dropped."""
 
 __all__ = ["Client", "ClientError", "ConnectionLost", "Seat", "new_nonce"]
 
@@ -171,8 +175,20 @@ class Client:
         """Send a message and wait for the reply that names its id.
 
         An ``error`` reply raises :class:`ClientError`; a connection that closes first raises :class:`ConnectionLost`.
-        ``queue=False`` keeps the reply off ``inbox`` (the caller alone handles it).
+        ``queue=False`` keeps the reply off ``inbox`` (the caller alone handles it). A message the server dropped
+        for going over its rate (``rate_limited``, which it answers before doing anything) is sent again after a
+        growing pause, up to ``LIMITED_RETRIES`` times; a chat line is not (its limit is the table's, not a burst).
         """
+        for pause in (*LIMITED_BACKOFF, None):
+            try:
+                return await self._request_once(kind, timeout, queue, fields)
+            except ClientError as exc:
+                if exc.code != "rate_limited" or kind == "chat" or pause is None:
+                    raise
+            await asyncio.sleep(pause * (0.5 + random.random()))
+        raise AssertionError("unreachable")
+
+    async def _request_once(self, kind: str, timeout: float, queue: bool, fields: dict[str, Any]) -> dict[str, Any]:
         rid = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future

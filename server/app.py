@@ -98,6 +98,8 @@ async def run(
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         await stop.wait()
         await sweeper
+        if lobby.warming is not None:
+            lobby.warming.cancel()
     await beating
     metrics.ROOMS.lobbies.discard(lobby)
     await health.stop()

@@ -1,6 +1,7 @@
 """The lobby: every live room by id; creating rooms and reloading them after a restart."""
 from __future__ import annotations
 
+import asyncio
 import datetime
 import hashlib
 import hmac
@@ -28,6 +29,8 @@ __all__ = ["Lobby"]
 
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
+WARM_BATCH = 8
+"""Rooms loaded between two yields to the event loop while a restart warms up."""
 MAX_OPTIONS_BYTES = 8192
 """The largest room options (msgpack), scenario decks and hands included: they are stored with the room."""
 
@@ -53,6 +56,9 @@ class Lobby:
         self.rooms = Rooms()
         self.quota = Quota()
         self.names = Names(store.redis)
+        self.alive: float | None = None
+        """When a server last said it was running, before this one restored its rooms."""
+        self.warming: asyncio.Task[None] | None = None
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)
@@ -66,7 +72,8 @@ class Lobby:
         return self.rooms.page(game, status, cursor, limit)
 
     async def find(self, room_id: str) -> Room:
-        """A room in memory, else a finished one loaded from Redis; ``room_closed`` for a cancelled or expired one."""
+        """A room in memory, else one loaded from Redis (a finished one, or one a restart has not loaded yet);
+        ``room_closed`` for a cancelled or expired one."""
         found = self.rooms.get(room_id)
         if found is not None:
             return found
@@ -74,17 +81,11 @@ class Lobby:
         if reason:
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room_id} was {reason}")
         record = await self.store.load(room_id)
-        game = registry.get(record.game) if record is not None else None
-        if record is None or game is None:
+        if record is None or registry.get(record.game) is None:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room_id!r}")
-        try:
-            state = snapshots.rebuild(game, record)
-        except (ServerError, EngineError) as exc:
-            log.exception("room not loaded: its log does not replay", extra={"room": room_id})
-            raise ProtocolError(ErrorCode.INTERNAL, f"room {room_id} cannot be loaded: {exc}") from None
-        found = self.rooms.get(room_id)
+        found = self.rooms.get(room_id) or self._adopt(record)  # (loaded meanwhile by another request?)
         if found is None:
-            found = self.rooms[room_id] = Room(record, game, state, self.store)
+            raise ProtocolError(ErrorCode.INTERNAL, f"room {room_id} cannot be loaded: its stored log does not replay")
         return found
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
@@ -180,22 +181,47 @@ class Lobby:
             del self.rooms[rid]
 
     async def restore(self) -> int:
-        """Reload every unfinished room from the store; returns how many."""
-        count = 0
-        alive = await self.store.alive()
-        for record in await self.store.open_rooms():
-            game = registry.get(record.game)
-            if game is None:
-                log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
+        """Read every unfinished room from the store (two round trips) and start loading them in the
+        background (:meth:`warm`); returns how many. Until it is done a room asked for by id is loaded
+        at once (:meth:`find`), and a listing waits for it (:meth:`listing_ready`)."""
+        self.alive = await self.store.alive()
+        records = await self.store.open_rooms()
+        self.warming = asyncio.create_task(self.warm(records))
+        return len(records)
+
+    async def warm(self, records: list[RoomRecord]) -> None:
+        """Load restored rooms (replaying each log's tail), yielding to requests every few rooms; their
+        clocks, carried over the downtime, are stored together at the end."""
+        clocks: dict[str, bytes] = {}
+        for n, record in enumerate(records):
+            if n % WARM_BATCH == WARM_BATCH - 1:
+                await asyncio.sleep(0)
+            if record.room in self.rooms:  # loaded meanwhile by a request
                 continue
-            try:
-                state = snapshots.rebuild(game, record)
-            except (ServerError, EngineError):
-                log.exception("room not restored: its log does not replay", extra={"room": record.room})
-                continue
-            room = Room(record, game, state, self.store, alive)
-            self.rooms[record.room] = room
-            await self.store.save_clock(record.room, msgpack.packb(room.clock.data()))
-            room.arm()
-            count += 1
-        return count
+            room = self._adopt(record)
+            if room is not None:
+                clocks[record.room] = msgpack.packb(room.clock.data())
+        try:
+            await self.store.save_clocks(clocks)
+        except Exception:  # the clocks run on in memory; the next decision stores them
+            log.exception("restored clocks not stored")
+
+    def _adopt(self, record: RoomRecord) -> Room | None:
+        """A stored room made live: its state rebuilt, its clock carried over the downtime and armed."""
+        game = registry.get(record.game)
+        if game is None:
+            log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
+            return None
+        try:
+            state = snapshots.rebuild(game, record)
+        except (ServerError, EngineError):
+            log.exception("room not restored: its log does not replay", extra={"room": record.room})
+            return None
+        room = self.rooms[record.room] = Room(record, game, state, self.store, self.alive if record.ended is None else None)
+        room.arm()
+        return room
+
+    async def listing_ready(self) -> None:
+        """Wait until every restored room is loaded, so that a listing shows them all."""
+        if self.warming is not None and not self.warming.done():
+            await asyncio.shield(self.warming)

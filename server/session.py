@@ -158,6 +158,7 @@ class Session:
         await (await self.seated(m)).abort(self.conn, m["token"], re)
 
     async def on_list_rooms(self, m: dict[str, Any], re: int) -> None:
+        await self.lobby.listing_ready()
         rooms, after = self.lobby.listing(m.get("game"), m.get("status"), m.get("cursor"), m.get("limit"))
         self.reply(re, "rooms", rooms=rooms, next=after)
 

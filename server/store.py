@@ -295,9 +295,12 @@ class Store:
         members: set[bytes] = await self.redis.smembers(rooms_key(player))  # type: ignore[assignment]
         return sorted(m.decode() for m in members)
 
-    async def save_clock(self, room: str, clock: bytes) -> None:
-        """Store a room's clock alone (after a restart has carried it over the downtime)."""
-        await self.redis.hset(_key(room), "clock", clock)
+    async def save_clocks(self, clocks: dict[str, bytes]) -> None:
+        """Store rooms' clocks alone (after a restart has carried them over the downtime), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room, clock in clocks.items():
+                pipe.hset(_key(room), "clock", clock)
+            await pipe.execute()
 
     async def beat(self, now: float) -> None:
         """Say that a server is running at ``now``; a restarted server charges clocks only up to this."""
