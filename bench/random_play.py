@@ -147,7 +147,8 @@ def format_report(report: Report) -> str:
     else:
         length = "-"
     lines = [
-        f"{report.game}: {report.matches} matches in {report.seconds:.1f} s",
+        f"{report.game}: {report.matches} matches in {report.seconds:.1f} s "
+        f"({report.matches / report.seconds if report.seconds else float('nan'):.0f} full matches/s on one core)",
         f"  crashes {report.crashes} · stalls {report.stalls} · endless {report.endless}",
         f"  length in decisions (min / median / p95 / max): {length}",
         f"  outcome reasons: {_share(report.reasons)}",

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from server.lobby import Lobby
 
 __all__ = [
-    "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "KICKS", "OUTBOX_DROPS", "RATE_LIMITED",
+    "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "KICKS", "OUTBOX_DROPS",
+    "RATE_LIMITED",
     "REFUSED", "ROOMS", "RoomCollector", "scrape",
 ]
 
@@ -29,6 +30,8 @@ DECISIONS = Counter("cardroom_decisions", "Decisions persisted, by game and by w
 DECISION_SECONDS = Histogram("cardroom_decision_seconds",
                              "A decide request from receipt to every view queued (applied, persisted, sent)",
                              buckets=_LATENCY)
+COMMIT_BATCH = Histogram("cardroom_commit_batch", "Decisions sent to Redis in one round trip (group commit)",
+                         buckets=(1, 2, 4, 8, 16, 32, 64))
 COMMIT_SECONDS = Histogram("cardroom_commit_seconds", "The atomic Redis commit of one decision", buckets=_LATENCY)
 OUTBOX_DROPS = Counter("cardroom_outbox_drops", "Connections dropped for not reading their frames")
 RATE_LIMITED = Counter("cardroom_rate_limited", "Messages dropped by the per-connection rate limit")

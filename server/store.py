@@ -27,6 +27,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.errors import StaleWrite, StoreUnavailable
+from server.group import Group
 from server.identity import rooms_key
 
 __all__ = ["RoomRecord", "Store"]
@@ -214,7 +215,7 @@ class Store:
         # a bounded pool that makes a burst wait for a connection (redis-py's default pool refuses past 100)
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=POOL_WAIT)
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
-        self._commit = self.redis.register_script(_COMMIT)
+        self._commit = Group(self.redis, self.redis.register_script(_COMMIT))
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
         self._create = self.redis.register_script(_CREATE)

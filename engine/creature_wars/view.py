@@ -9,6 +9,7 @@ from engine.creature_wars.rules import legal
 from engine.creature_wars.state import PASS, Duel, State
 from engine.creature_wars.witch_catalogue import by_name
 from engine.interface import Seat
+from engine.memo import per_value
 
 __all__ = ["card_view", "view"]
 
@@ -52,6 +53,12 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
     }
 
 
+@per_value
+def _pile(cards: tuple[Card, ...]) -> list[dict[str, Any]]:
+    """The faces of a pile every view shows (the discard): the same tuple from state to state until it changes."""
+    return [card_view(c) for c in cards]
+
+
 def _duel_view(duel: Duel) -> dict[str, Any]:
     return {
         "turn": duel.turn,
@@ -85,7 +92,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "hands": hands,
         "locked": [state.sealed[s] is not None and state.sealed[s] != PASS for s in (0, 1)],
         "passed": [state.sealed[s] == PASS for s in (0, 1)],
-        "discard": [card_view(c) for c in state.discard],
+        "discard": _pile(state.discard),
         "last_duel": None if state.last_duel is None else _duel_view(state.last_duel),
         "legal": [],
         "outcome": None,

@@ -1,0 +1,60 @@
+"""Group commit: the commits of one loop tick share a round trip to Redis, and each keeps its own result."""
+from __future__ import annotations
+
+import asyncio
+
+import msgpack
+import pytest
+import redis
+from prometheus_client import REGISTRY
+
+from server.errors import StaleWrite
+from server.store import RoomRecord, Store
+
+
+def _batches() -> tuple[float, float]:
+    return (REGISTRY.get_sample_value("cardroom_commit_batch_count") or 0.0,
+            REGISTRY.get_sample_value("cardroom_commit_batch_sum") or 0.0)
+
+
+async def _rooms(store: Store, count: int) -> list[str]:
+    ids = [f"g{n}" for n in range(count)]
+    for room in ids:
+        assert await store.create(RoomRecord(room=room, game="creature_wars", options={}, seed=1, commitment="c",
+                                             created=1.0, version=0, state={"x": 1}, seats=(None, None)))
+    return ids
+
+
+def _commit(store: Store, room: str, expected: int) -> asyncio.Future[None]:
+    record = msgpack.packb({"v": expected + 1, "seat": 0, "d": {"kind": "play", "slot": 0}, "ts": 1.0})
+    return asyncio.ensure_future(store.commit(room, expected, expected + 1, b"", record, False))
+
+
+async def test_commits_of_one_tick_go_together_and_fail_alone(redis_url: str) -> None:
+    store = Store(redis_url)
+    try:
+        rooms = await _rooms(store, 3)
+        await _commit(store, rooms[0], 0)  # loads the script
+        count, total = _batches()
+        results = await asyncio.gather(_commit(store, rooms[0], 0), _commit(store, rooms[1], 0),
+                                       _commit(store, rooms[2], 0), return_exceptions=True)
+        assert isinstance(results[0], StaleWrite) and results[1:] == [None, None]
+        assert _batches() == (count + 1, total + 3)  # one round trip for the three
+        assert [await store.version(room) for room in rooms] == [1, 1, 1]
+        assert [len(await store.log(room)) for room in rooms] == [1, 1, 1]
+    finally:
+        await store.close()
+
+
+async def test_a_commit_after_redis_forgot_its_scripts_lands(redis_url: str) -> None:
+    store = Store(redis_url)
+    try:
+        rooms = await _rooms(store, 2)
+        await _commit(store, rooms[0], 0)
+        redis.Redis.from_url(redis_url).script_flush()
+        await asyncio.gather(_commit(store, rooms[0], 1), _commit(store, rooms[1], 0))
+        assert [await store.version(room) for room in rooms] == [2, 1]
+        with pytest.raises(StaleWrite):
+            await _commit(store, rooms[1], 0)
+    finally:
+        await store.close()
