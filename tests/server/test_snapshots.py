@@ -126,3 +126,21 @@ async def test_a_log_that_does_not_replay_keeps_only_its_room_from_loading(redis
                 await c.spectate(rooms[0])
     assert listed == [rooms[1]]
     assert refused.value.code == "internal" and "cannot be loaded" in refused.value.message
+
+
+async def test_a_decision_writes_neither_the_state_nor_the_options(server_url: str, redis_url: str) -> None:
+    """A large scenario deck is stored with the room once, not again with every decision: between two snapshots
+    a decision writes its log record (and the room's version, clock and link) alone."""
+    deck = ["Lvl.3 Fire Giant", "Lvl.2 Serpent", "Lvl.1 Pirate", "Lvl.1 Dragon"] * 130
+    r = redis.Redis.from_url(redis_url)
+    async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
+        sa = await a.create("creature_wars", {"deck": deck}, seed=3)
+        assert not isinstance(sa, str)
+        await b.join(sa.room)
+        key = f"cardroom:room:{sa.room}"
+        dealt = r.hget(key, "state")
+        assert dealt is not None and len(dealt) > 4000  # the deal holds the scenario deck
+        await a.decide(sa, a.views[sa.room]["legal"][0])
+        assert r.hget(key, "version") == b"1" and r.hget(key, "snap") == b"0" and r.hget(key, "state") == dealt
+        record = r.lindex(key + ":log", 0)
+        assert record is not None and len(record) < 200
