@@ -10,7 +10,7 @@ name and player id of each seat's holder, ``limits`` and ``clock`` the room's cl
 When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
 (``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
 record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, server_seed,
-salt, seeding, ``nonce:{n}``, created,
+salt, seeding, ``nonce:{n}``, created, ``replays`` (who may export it), ``player:{n}``,
 seats, ``name:{n}``, table, version, ended, ``outcome`` msgpack; no seat token hashes) and
 ``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``.
 """
@@ -165,6 +165,8 @@ class RoomRecord:
     """``players`` (the seed is derived from the nonces), ``fixed``, or "" for rooms stored before salts."""
     nonces: tuple[str, ...] = ()
     """Each seat's nonce ("" for a free seat)."""
+    replays: str = "everyone"
+    """Who may export the finished match: ``everyone`` or ``players`` (server/replays.py)."""
 
 
 def _key(room: str) -> str:
@@ -224,6 +226,7 @@ class Store:
             "seats": str(len(record.seats)),
             "table": record.table,
             "spectator_chat": record.spectator_chat,
+            "replays": record.replays,
         }
         if record.limits is not None:
             fields["limits"] = msgpack.packb(record.limits)
@@ -371,6 +374,7 @@ class Store:
             salt=raw.get(b"salt", b"").decode(),
             seeding=raw.get(b"seeding", b"").decode(),
             nonces=tuple(raw.get(f"nonce:{n}".encode(), b"").decode() for n in range(count)),
+            replays=raw.get(b"replays", b"everyone").decode(),
         )
 
     async def add_score(self, table: str, member: str, points: int) -> None:
