@@ -109,20 +109,22 @@ class Replay:
         return self.game.view(self.steps[n].state, seat)
 
     def events(self, n: int, seat: int | None) -> list[dict[str, Any]]:
-        """The events of step ``n`` as ``seat`` was told them; ``seat`` None: the full view, every seat's copy."""
+        """The events of step ``n`` as ``seat`` was told them; ``seat`` None: the full view, the public copy and each
+        seat's own copy where it says more (marked ``to``: that seat)."""
         events = self.steps[n].events
         if seat is not None:
             return redact_all(list(events), seat)
         out = []
         for event in events:
-            copies = [redact(event, s) for s in range(self.seats) if not event.private or s in event.secret]
+            copies: list[tuple[int | None, dict[str, Any]]] = [
+                (s, redact(event, s)) for s in range(self.seats) if not event.private or s in event.secret]
             if not event.private:
-                copies.insert(0, redact(event, None))
+                copies.insert(0, (None, redact(event, None)))
             seen: list[Any] = []
-            for copy in copies:
+            for to, copy in copies:
                 if copy.get("text") not in seen:
                     seen.append(copy.get("text"))
-                    out.append(copy)
+                    out.append(copy if to is None else {**copy, "to": to})
         return out
 
     def next_mark(self, n: int, step: int) -> int | None:

@@ -206,10 +206,17 @@ class ReplayScreen(Screen[None]):
 
     def events_text(self) -> Text:
         """The events of this step as the view's seat was told them."""
-        texts = [str(e["text"]) for e in self.replay.events(self.step, self.seat) if e.get("text")]
-        if not texts:
+        events = [e for e in self.replay.events(self.step, self.seat) if e.get("text")]
+        if not events:
             return Text("(no events)" if self.step else "The cards are dealt.", style="italic")
-        return Text("\n".join(texts))
+        out = Text()
+        for event in events:
+            if out:
+                out.append("\n")
+            if "to" in event:  # the full view: a seat's own copy ("You …") says whose it is
+                out.append(f"[{self.replay.name(int(event['to']))}] ", style="bold")
+            out.append(str(event["text"]))
+        return out
 
     def draw(self) -> None:
         if not self.query("#where"):  # not composed yet: on_mount draws
