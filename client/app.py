@@ -527,6 +527,9 @@ class CardroomApp(App[None]):
     def _request_standings(self, message: RequestStandings) -> None:
         for game, _ in RATED_GAMES:
             self.run_worker(self._standing("ratings", game), group="requests", name="ratings", exit_on_error=False)
+        if self.store is None:  # a guest sends no key: the server knows no history of ours
+            self.post_message(StandingsArrived("history", "", None, "a guest keeps no history (play with a player key)"))
+            return
         self.run_worker(self._standing("history", ""), group="requests", name="history", exit_on_error=False)
 
     async def _standing(self, kind: str, game: str) -> None:

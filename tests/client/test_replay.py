@@ -201,6 +201,13 @@ async def test_the_leaderboard_lists_ratings_and_replays_a_match_of_the_history(
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
 
+    guest = CardroomApp(server_url, "", guest=True)
+    async with guest.run_test(size=VIEWER) as pilot:
+        await until(pilot, lambda: guest.link.client is not None, "the connection")
+        await pilot.press("l")
+        await until(pilot, lambda: "a guest keeps no history" in panel_text(guest, "#history"), "no history for a guest")
+        assert top["name"] in panel_text(guest, "#ratings-creature_wars")
+
 
 async def test_cardroom_replay_reads_a_file_or_a_server(server_url: str, tmp_path: Path) -> None:
     room, record = await played(server_url, seed=13)
