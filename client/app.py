@@ -43,6 +43,7 @@ from client.messages import (
     RematchOffered,
     RematchReady,
     RequestScores,
+    RequestStandings,
     ResignMatch,
     RoomClosed,
     RoomsListed,
@@ -53,9 +54,12 @@ from client.messages import (
     ServerError,
     SpectateRoom,
     Spectating,
+    StandingsArrived,
     ViewArrived,
+    WatchReplay,
     YourRooms,
 )
+from client.replay import Replay, ReplayError
 from client.screens import (
     FairyMeatScreen,
     LobbyScreen,
@@ -68,7 +72,9 @@ from client.screens import (
 from client.screens.duel import DuelScreen
 from client.screens.end import EndScreen
 from client.screens.high_scores import TABLES
+from client.screens.leaderboard import RATED_GAMES, LeaderboardScreen
 from client.screens.name import NameScreen
+from client.screens.replay import ReplayScreen
 from client.widgets import StatusLine
 
 __all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
@@ -494,3 +500,52 @@ class CardroomApp(App[None]):
     @on(OfferRematch)
     def _offer_rematch(self, message: OfferRematch) -> None:
         self.request(self.link.rematch(message.room), "rematch")
+
+    # -- replays and the leaderboard ---------------------------------------------------
+
+    @on(WatchReplay)
+    def _watch_replay(self, message: WatchReplay) -> None:
+        self.run_worker(self._replay(message.room), group="requests", name="replay", exit_on_error=False)
+
+    async def _replay(self, room: str) -> None:
+        """Ask for the record of ``room`` (with our seat's token, for a players-only replay) and open the viewer."""
+        held = self.link.seats.get(room)
+        fields: dict[str, Any] = {"room": room, "token": held.token} if held is not None else {"room": room}
+        try:
+            reply = await self.link.require().request("export", **fields)
+            replay = Replay(reply["record"])
+        except ClientError as exc:
+            self.notify(exc.message, title=f"replay: {exc.code}", severity="error", markup=False)
+        except ReplayError as exc:
+            self.notify(str(exc), title="replay", severity="error", markup=False)
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            self.notify(str(exc) or type(exc).__name__, title="replay failed", severity="warning", markup=False)
+        else:
+            self.push_screen(ReplayScreen(replay))
+
+    @on(RequestStandings)
+    def _request_standings(self, message: RequestStandings) -> None:
+        for game, _ in RATED_GAMES:
+            self.run_worker(self._standing("ratings", game), group="requests", name="ratings", exit_on_error=False)
+        if self.store is None:  # a guest sends no key: the server knows no history of ours
+            self.post_message(StandingsArrived("history", "", None, "a guest keeps no history (play with a player key)"))
+            return
+        self.run_worker(self._standing("history", ""), group="requests", name="history", exit_on_error=False)
+
+    async def _standing(self, kind: str, game: str) -> None:
+        """One ``ratings`` table (of ``game``) or our ``history``; a refusal or a lost connection is shown in its place."""
+        fields: dict[str, Any] = {"game": game} if game else {}
+        try:
+            reply = await self.link.require().request(kind, **fields)
+        except ClientError as exc:
+            self.post_message(StandingsArrived(kind, game, None, f"{exc.code}: {exc.message}"))
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            self.post_message(StandingsArrived(kind, game, None, str(exc) or type(exc).__name__))
+        else:
+            self.post_message(StandingsArrived(kind, game, reply))
+
+    @on(StandingsArrived)
+    def _standings_arrived(self, message: StandingsArrived) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, LeaderboardScreen):
+                screen.put(message.kind, message.game, message.reply, message.error)

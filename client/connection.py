@@ -219,7 +219,7 @@ class Client:
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
                      sit: bool = True, daily: bool = False, spectator_chat: str | None = None,
-                     nonce: str | None = None, ranked: bool = False) -> Seat | str:
+                     nonce: str | None = None, ranked: bool = False, replays: str | None = None) -> Seat | str:
         """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``.
 
         Sitting sends ``nonce`` (a fresh random one unless given) for the deal: see :func:`new_nonce`."""
@@ -236,6 +236,8 @@ class Client:
             fields["spectator_chat"] = spectator_chat
         if ranked:
             fields["ranked"] = True
+        if replays is not None:
+            fields["replays"] = replays
         created = await self.request("create_room", **fields)
         if not sit:
             room: str = created["room"]

@@ -13,6 +13,9 @@ from textual.message import Message
 from client.connection import Seat
 
 __all__ = [
+    "RequestStandings",
+    "StandingsArrived",
+    "WatchReplay",
     "AbortMatch",
     "AbortOffered",
     "SeatMoved",
@@ -362,3 +365,26 @@ class OfferRematch(Message):
     def __init__(self, room: str) -> None:
         super().__init__()
         self.room = room
+
+
+class WatchReplay(Message):
+    """Open the replay viewer on the finished match of ``room`` (its record is asked of the server: ``export``)."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__()
+        self.room = room
+
+
+class RequestStandings(Message):
+    """Fetch the rating table of each two-player game and our own match history (the leaderboard)."""
+
+
+class StandingsArrived(Message):
+    """A ``ratings`` reply (``kind`` "ratings", of ``game``) or our ``history`` (``kind`` "history"), or why not."""
+
+    def __init__(self, kind: str, game: str, reply: dict[str, Any] | None, error: str = "") -> None:
+        super().__init__()
+        self.kind = kind
+        self.game = game
+        self.reply = reply
+        self.error = error

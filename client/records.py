@@ -12,10 +12,12 @@ from client.verify import verify
 __all__ = ["export_command", "fetch_record", "verify_command"]
 
 
-async def fetch_record(url: str, room: str) -> dict[str, Any]:
-    """The record of a finished room, asked of the server (``export``)."""
-    async with await Client.connect(url, name="") as client:
-        reply = await client.request("export", room=room)
+async def fetch_record(url: str, room: str, *, key: str | None = None, token: str | None = None) -> dict[str, Any]:
+    """The record of a finished room, asked of the server (``export``); a players-only room's needs the ``key``
+    its seat was held with, or a seat ``token`` of the room (docs/protocol.md, "Replays")."""
+    async with await Client.connect(url, name="", key=key) as client:
+        fields: dict[str, Any] = {"room": room, "token": token} if token else {"room": room}
+        reply = await client.request("export", **fields)
     record: dict[str, Any] = reply["record"]
     return record
 

@@ -39,6 +39,7 @@ class ErrorCode(enum.StrEnum):
     KEY_REQUIRED = "key_required"
     CANNOT_CANCEL = "cannot_cancel"
     ROOM_CLOSED = "room_closed"
+    REPLAY_PRIVATE = "replay_private"
 
 
 class ProtocolError(Exception):

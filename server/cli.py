@@ -60,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("source", help="a record file from `cardroom export` (- for stdin), or a room id with --url")
     check.add_argument("--url", default=None, help="fetch the record of room SOURCE from this server")
 
+    viewer = sub.add_parser("replay", help="step through a finished match in the terminal (the replay viewer)")
+    viewer.add_argument("source", help="a record file from `cardroom export` (- for stdin), or a room id with --url")
+    viewer.add_argument("--url", default=None, help="fetch the record of room SOURCE from this server")
+    viewer.add_argument("--state-dir", default=None, help="where your player key and seat tokens are kept")
+
     operator = sub.add_parser("admin", help="operator requests: rooms, show ROOM, close ROOM, kick ROOM SEAT")
     operator.add_argument("op", choices=["rooms", "show", "close", "kick"])
     operator.add_argument("room", nargs="?")
@@ -86,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "ratings":
             return asyncio.run(ratings_command(args.url, args.game, args.limit))
         return asyncio.run(history_command(args.url, args.player, args.limit))
+    if args.command == "replay":
+        from client.viewer import replay_command
+
+        return replay_command(args.source, args.url, args.state_dir)
     if args.command == "admin":
         import asyncio
 

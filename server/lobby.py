@@ -90,7 +90,7 @@ class Lobby:
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
                      clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "",
-                     rated: bool = False) -> Room:
+                     rated: bool = False, replays: str = "everyone") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
@@ -149,7 +149,7 @@ class Lobby:
                 commitment=seeding.commitment(room_id, server_seed, salt),
                 created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
-                server_seed=server_seed, salt=salt, seeding=how,
+                server_seed=server_seed, salt=salt, seeding=how, replays=replays,
             )
             made = await self.store.create(record, request)
             if made and made != room_id:  # the same keyed request, served meanwhile

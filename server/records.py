@@ -9,20 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
-from server import seeding
+from server import replays, seeding
 from server.lobby import Lobby
 from server.reveal import reveal_fields
 
 __all__ = ["match_record"]
 
 
-async def match_record(lobby: Lobby, room_id: str) -> dict[str, Any]:
-    """A finished match's record, in the form ``cardroom verify`` checks."""
+async def match_record(lobby: Lobby, room_id: str, player: str | None = None, token: str | None = None) -> dict[str, Any]:
+    """A finished match's record, in the form ``cardroom verify`` checks; a players-only room's (server/replays.py)
+    only for the ``player`` id or seat ``token`` of one who held a seat in it."""
     stored = await lobby.store.match(room_id)
     if stored is None:
         room = await lobby.find(room_id)  # unknown_room / room_closed when there is none
         raise ProtocolError(ErrorCode.MATCH_RUNNING, f"the match in room {room.id} is still running; "
                                                      "its record (and seed) is given once it is over")
+    await replays.allow(lobby, room_id, stored, player, token)
     seats = int(stored["seats"])
     salted = "server_seed" in stored  # the salted scheme (server/seeding.py); rooms stored before have the seed alone
     nonces = [stored.get(f"nonce:{n}", "") for n in range(seats)] if stored.get("seeding") == seeding.PLAYERS else []
@@ -38,4 +40,5 @@ async def match_record(lobby: Lobby, room_id: str) -> dict[str, Any]:
         "names": [stored.get(f"name:{n}", "") for n in range(seats)],
         "decisions": stored["log"],
         "outcome": stored["outcome"],
+        "replays": stored.get("replays", replays.EVERYONE),
     }

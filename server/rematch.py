@@ -42,7 +42,7 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
                 if watcher is not conn:
                     watcher.send(frame)
             return
-        new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat,
+        new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat, replays=room.replays,
                                  clock=room.clock.limits.data())
         count = len(room.seats)
         tokens = {}

@@ -74,6 +74,8 @@ class Room:
         self.suspect = False
         """A commit's fate is unknown: memory may be behind Redis until :meth:`resync`."""
         self.spectator_chat = record.spectator_chat
+        self.replays = record.replays
+        """Who may export the finished match: ``everyone`` or ``players`` (server/replays.py)."""
         self.ended = record.ended
         self.history = History(complete=record.version == 0)
         self.closed = ""
@@ -132,6 +134,7 @@ class Room:
             "seeding": self.seeding or seeding.FIXED,
             "clock": self.clock.limits.data(),
             "spectator_chat": self.spectator_chat,
+            "replays": self.replays,
         }
 
     def seat_of(self, token: str) -> Seat:

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import registry
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admin, admission, chat, expiry, metrics, rematch, retries, standings
+from server import admin, admission, chat, expiry, metrics, rematch, replays, retries, standings
 from server.connection import Connection
 from server.history import over_frame
 from server.identity import identify
@@ -177,7 +177,8 @@ class Session:
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
                                        clock=m.get("clock"), spectator_chat=spectator_chat, rated=m.get("ranked", False),
-                                       player=(self.conn.player or "") if m.get("sit", True) else "", request=request)
+                                       player=(self.conn.player or "") if m.get("sit", True) else "", request=request,
+                                       replays=replays.setting(m.get("replays")))
         self.lobby.quota.record(self.address, room.id, self.conn.player or "")
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
@@ -278,7 +279,7 @@ class Session:
                    entries=await standings.history(self.lobby.store, player, m.get("limit", 20)))
 
     async def on_export(self, m: dict[str, Any], re: int) -> None:
-        self.reply(re, "match", record=await match_record(self.lobby, m["room"]))
+        self.reply(re, "match", record=await match_record(self.lobby, m["room"], self.conn.player, m.get("token")))
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
         received = time.perf_counter()

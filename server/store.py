@@ -11,7 +11,7 @@ name and player id of each seat's holder, ``limits`` and ``clock`` the room's cl
 When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
 (``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
 record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, server_seed,
-salt, seeding, ``nonce:{n}``, created,
+salt, seeding, ``nonce:{n}``, created, ``replays`` (who may export it), ``player:{n}``,
 seats, ``name:{n}``, table, version, ended, ``outcome`` msgpack; no seat token hashes) and
 ``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``.
 """
@@ -184,6 +184,8 @@ class RoomRecord:
     """The last log record's link in the log's chain ("" before the first)."""
     tail: tuple[dict[str, Any], ...] = ()
     """The decision records after ``snap``, oldest first: replayed on ``state`` to reach ``version``."""
+    replays: str = "everyone"
+    """Who may export the finished match: ``everyone`` or ``players`` (server/replays.py)."""
 
 
 def _key(room: str) -> str:
@@ -246,6 +248,7 @@ class Store:
             "seats": str(len(record.seats)),
             "table": record.table,
             "spectator_chat": record.spectator_chat,
+            "replays": record.replays,
         }
         if record.limits is not None:
             fields["limits"] = msgpack.packb(record.limits)
@@ -427,6 +430,7 @@ class Store:
             nonces=tuple(raw.get(f"nonce:{n}".encode(), b"").decode() for n in range(count)),
             snap=int(raw[b"snap"]) if b"snap" in raw else None,
             link=raw.get(b"link", b"").decode(),
+            replays=raw.get(b"replays", b"everyone").decode(),
         )
 
     async def add_score(self, table: str, member: str, points: int) -> None:

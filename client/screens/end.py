@@ -2,7 +2,8 @@
 
 Opened over the table when ``match_over`` arrives (``e`` on the table opens it again).
 ``r`` offers a rematch (or accepts the opponent's); when both agreed the app switches
-to the new room. ``b`` goes back to the lobby, Esc looks at the final table.
+to the new room. ``v`` opens the replay viewer on the match. ``b`` goes back to the
+lobby, Esc looks at the final table.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from client.messages import OfferRematch
+from client.messages import OfferRematch, WatchReplay
 from client.verify import derived_seed, salted_commitment
 
 __all__ = ["REASON_WORDS", "EndScreen", "Ending", "commitment_of", "result_line", "seed_check"]
@@ -137,6 +138,7 @@ class EndScreen(Screen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "rematch"),
+        Binding("v", "replay", "replay"),
         Binding("b", "lobby", "back to lobby"),
         Binding("escape", "table", "see the table"),
         Binding("q", "lobby", "lobby", show=False),
@@ -200,8 +202,8 @@ class EndScreen(Screen[str | None]):
         self.query_one("#result", Static).update(result)
         self.query_one("#fair", Static).update(seed_check(ending)[0])
         self.query_one("#rematch", Static).update(self.rematch_text())
-        keys = "r rematch · b back to lobby · Esc see the table" if ending.seat is not None else \
-            "b back to lobby · Esc see the table"
+        keys = "r rematch · v replay · b back to lobby · Esc see the table" if ending.seat is not None else \
+            "v replay · b back to lobby · Esc see the table"
         self.query_one("#keys", Static).update(Text(keys, style="dim"))
 
     def rematch_text(self) -> Text:
@@ -221,6 +223,9 @@ class EndScreen(Screen[str | None]):
     def action_rematch(self) -> None:
         if self.ending.seat is not None:
             self.post_message(OfferRematch(self.ending.room))
+
+    def action_replay(self) -> None:
+        self.post_message(WatchReplay(self.ending.room))
 
     def action_lobby(self) -> None:
         self.dismiss("lobby")

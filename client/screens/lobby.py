@@ -16,6 +16,7 @@ from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
 from client.screens.dialogs import ConfirmScreen, HelpScreen
 from client.screens.high_scores import ScoresScreen
+from client.screens.leaderboard import LeaderboardScreen
 from client.screens.your_rooms import YourRoomsList
 from client.widgets import Banner
 
@@ -47,6 +48,7 @@ HELP = """\
              for everyone, ranked in today's table)
   c          create a room of the chosen game and sit in it
   t          high scores of the solitaires (all time and today)
+  l          leaderboard: ratings of the two-player games, your matches (Enter replays one)
   r          refresh the list
   ctrl+b     bell and flash on / off (your move, a reveal)
   y          your rooms: the seats you hold (kept across restarts); Enter there takes one back
@@ -105,6 +107,7 @@ class LobbyScreen(Screen[None]):
         Binding("g", "next_game", "game", show=False),
         Binding("d", "toggle_daily", "daily", show=False),
         Binding("t", "scores", "scores"),
+        Binding("l", "leaderboard", "ratings", show=False),
         Binding("r", "refresh", "refresh", show=False),
         Binding("y", "your_rooms", "your rooms", show=False),
         Binding("question_mark", "help", "help"),
@@ -262,6 +265,9 @@ class LobbyScreen(Screen[None]):
 
     def action_scores(self) -> None:
         self.app.push_screen(ScoresScreen())
+
+    def action_leaderboard(self) -> None:
+        self.app.push_screen(LeaderboardScreen())
 
     def held_running(self) -> list[str]:
         """Rooms where we hold a seat and the match is not over (quitting leaves the other players waiting)."""

@@ -1,0 +1,140 @@
+"""A finished match rebuilt from its record with the pure engine: every state, who decided what, where duels fall.
+
+The record is the ``export`` reply (``cardroom export``): ``setup(options, seed)``, then each
+decision applied in order, as ``cardroom verify`` does. Step 0 is the deal; step n the state
+after the n-th decision. What a seat may see of a step goes through ``game.view(state, seat)``
+and the events redacted for that seat, never the state itself.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import registry
+from engine.errors import EngineError
+from engine.interface import Event, Game, redact, redact_all
+
+__all__ = ["HINTS", "MARKS", "Replay", "ReplayError", "Step"]
+
+MARKS: dict[str, frozenset[str]] = {
+    "creature_wars": frozenset({"reveal"}),
+    "fairy_meat": frozenset({"result"}),
+}
+"""Event kinds that mark a step worth jumping to: a Creature Wars duel revealed, a Fairy Meat attack's result."""
+
+HINTS = frozenset({"label", "loses"})
+"""Display hints of a ``legal`` entry, not part of the decision itself."""
+
+
+class ReplayError(Exception):
+    """The record cannot be replayed: unknown game, no seed yet, or a decision the rules refuse."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One state of the match: the deal (``number`` 0, no decision) or the state after decision ``number``."""
+
+    number: int
+    state: Any
+    seat: int | None = None
+    """Who made the decision that led here."""
+    decision: Mapping[str, Any] | None = None
+    label: str = ""
+    """The decision in words (the rules' label for it, or the played card)."""
+    events: tuple[Event, ...] = ()
+    mark: bool = False
+    """A duel or an attack was resolved by this decision."""
+
+
+def _label(game: Game, state: Any, seat: int, decision: Mapping[str, Any]) -> str:
+    """The decision in words: the label ``legal`` gave it, a played card's text, else its fields."""
+    wanted = {k: v for k, v in decision.items() if k not in HINTS}
+    for entry in game.legal(state, seat):
+        if {k: v for k, v in entry.items() if k not in HINTS} == wanted and entry.get("label"):
+            return str(entry["label"])
+    if wanted.get("kind") == "play" and isinstance(wanted.get("slot"), int):
+        cards = (game.view(state, seat).get("hands") or [{}] * (seat + 1))[seat].get("cards") or []
+        slot = int(wanted["slot"])
+        if 0 <= slot < len(cards):
+            return f"plays {cards[slot].get('text', '?')}"
+    if wanted.get("kind") == "timeout":
+        return "ran out of time (the rules' default)"
+    return json.dumps(wanted, ensure_ascii=False)
+
+
+class Replay:
+    """Every step of a finished match, rebuilt from its record."""
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        game = registry.get(str(record.get("game")))
+        if game is None:
+            raise ReplayError(f"unknown game {record.get('game')!r}")
+        if record.get("seed") is None:
+            raise ReplayError(f"the seed of this daily room is told after its day ends ({record.get('reveal_after')})")
+        self.game: Game = game
+        self.record = record
+        self.room = str(record.get("room", ""))
+        self.options: Mapping[str, Any] = record.get("options") or {}
+        self.seats = game.seats(self.options)
+        names = [str(n or "") for n in record.get("names") or ()]
+        self.names: tuple[str, ...] = tuple(names + [""] * (self.seats - len(names)))
+        self.outcome: Mapping[str, Any] | None = record.get("outcome")
+        marks = MARKS.get(game.name, frozenset())
+        state = game.setup(self.options, int(record["seed"]))
+        steps = [Step(0, state)]
+        for n, entry in enumerate(record.get("decisions") or (), 1):
+            seat, decision = int(entry["seat"]), dict(entry["d"])
+            label = _label(game, state, seat, decision)
+            try:
+                state, events = game.apply(state, seat, decision)
+            except EngineError as exc:
+                raise ReplayError(f"decision {n} is refused by the rules: {exc.message}") from None
+            steps.append(Step(n, state, seat, decision, label, tuple(events), any(e.kind in marks for e in events)))
+        self.steps: tuple[Step, ...] = tuple(steps)
+
+    @property
+    def last(self) -> int:
+        """The number of the last step (the number of decisions)."""
+        return len(self.steps) - 1
+
+    def name(self, seat: int) -> str:
+        """A seat's player name from the record, "Player n" when it has none."""
+        name = self.names[seat] if 0 <= seat < len(self.names) else ""
+        return name or f"Player {seat + 1}"
+
+    def view(self, n: int, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) was shown at step ``n``."""
+        return self.game.view(self.steps[n].state, seat)
+
+    def events(self, n: int, seat: int | None) -> list[dict[str, Any]]:
+        """The events of step ``n`` as ``seat`` was told them; ``seat`` None: the full view, the public copy and each
+        seat's own copy where it says more (marked ``to``: that seat)."""
+        events = self.steps[n].events
+        if seat is not None:
+            return redact_all(list(events), seat)
+        out = []
+        for event in events:
+            copies: list[tuple[int | None, dict[str, Any]]] = [
+                (s, redact(event, s)) for s in range(self.seats) if not event.private or s in event.secret]
+            if not event.private:
+                copies.insert(0, (None, redact(event, None)))
+            seen: list[Any] = []
+            for to, copy in copies:
+                if copy.get("text") not in seen:
+                    seen.append(copy.get("text"))
+                    out.append(copy if to is None else {**copy, "to": to})
+        return out
+
+    def next_mark(self, n: int, step: int) -> int | None:
+        """The next step after ``n`` (``step`` +1) or before it (-1) that resolved a duel or an attack."""
+        k = n + step
+        while 0 <= k <= self.last:
+            if self.steps[k].mark:
+                return k
+            k += step
+        return None
+
+    def marks(self) -> Sequence[int]:
+        return [s.number for s in self.steps if s.mark]
