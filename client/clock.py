@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-__all__ = ["ClockBar", "Clocks", "SeatClock", "clock_setting", "clock_text", "clocks_of", "fmt_seconds"]
+__all__ = ["ClockBar", "Clocks", "SeatClock", "clock_setting", "clock_short", "clock_text", "clocks_of", "fmt_seconds"]
 
 LOW = 10.0
 """Seconds left under which a running clock is shown as urgent."""
@@ -95,6 +95,15 @@ def clock_setting(limits: Mapping[str, Any] | None) -> str:
     move, bank, increment = (int(limits.get(k) or 0) for k in ("move", "bank", "increment"))
     text = " + ".join(part for part in (f"{move}s" if move else "", f"{fmt_seconds(bank)} bank" if bank else "") if part)
     return f"{text} +{increment}s" if increment else text
+
+
+def clock_short(limits: Mapping[str, Any] | None) -> str:
+    """A room's clock setting for a narrow column: ``30s+1:00`` (move, bank; ``+5s`` increment), "" if untimed."""
+    if not limits:
+        return ""
+    move, bank, increment = (int(limits.get(k) or 0) for k in ("move", "bank", "increment"))
+    text = "+".join(part for part in (f"{move}s" if move else "", fmt_seconds(bank) if bank else "") if part)
+    return f"{text}+{increment}s" if increment else text
 
 
 def clock_text(clocks: Clocks, names: Sequence[str], now: float | None = None) -> Text:

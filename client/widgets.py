@@ -65,9 +65,15 @@ class EmpirePanel(Static):
     hand: reactive[int] = reactive(0)
     locked: reactive[bool] = reactive(False)
     passed: reactive[bool] = reactive(False)
+    dealt: reactive[bool] = reactive(False)
+    """False until the first view: a room waiting for players has no deal, so no Empire or hand to show."""
 
     def render(self) -> Text:
         out = Text()
+        if not self.dealt:
+            out.append(self.title or "Empire", style="bold")
+            out.append(" ─ no cards yet: the deal comes once every seat is taken", style="italic")
+            return out
         out.append(self.title, style="bold")
         out.append(" ─ Empire ")
         out.append_text(hp_bar(self.hp, self.max_hp))
@@ -212,3 +218,4 @@ def set_empire(panel: EmpirePanel, view: Mapping[str, Any], seat: int) -> None:
     panel.hand = int(view["hands"][seat]["count"])
     panel.locked = bool((view.get("locked") or [False, False])[seat])
     panel.passed = bool((view.get("passed") or [False, False])[seat])
+    panel.dealt = True

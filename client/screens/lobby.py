@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Select, Static
 
-from client.clock import clock_setting
+from client.clock import clock_short
 from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
 from client.screens.dialogs import ConfirmScreen, HelpScreen
@@ -77,9 +77,9 @@ def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]
         status += " · scenario"
     if room.get("spectators"):
         status += f" · {room['spectators']} watching"
-    clock = clock_setting(room.get("clock"))
+    clock = clock_short(room.get("clock"))
     if clock:
-        status += f" · ⏱ {clock}"
+        status += f" · ⏱{clock}"
     players = ", ".join(str(name) or "—" for name in room.get("players") or ())
     return (f"#{room['room']}", str(room.get("title") or room.get("game", "")),
             f"{room.get('taken', 0)}/{room.get('seats', 0)}", players, status)

@@ -70,7 +70,13 @@ async def test_the_lobby_fits_80x24(server_url: str) -> None:
             assert len(lines) == 24
             row = next(line for line in lines if f"#{seat.room}" in line)
             assert row.split("│")[1].split() == [f"#{seat.room}", "Creature", "Wars", "1/2", "somebody,", "—", "waiting",
-                                                 "·", "⏱", "30s", "+", "1:00", "bank"]  # the room's clock, whole
+                                                 "·", "⏱30s+1:00"]  # the room's clock, whole
+            async with await Client.connect(server_url, name="watcher") as watcher:
+                await watcher.spectate(seat.room)  # a longer status: the clock still fits
+                await pilot.press("r")
+                await until(pilot, lambda: "1 watching" in screen_text(app), "the spectator")
+                row = next(line for line in screen_text(app).splitlines() if f"#{seat.room}" in line)
+                assert row.split("│")[1].split()[-6:] == ["waiting", "·", "1", "watching", "·", "⏱30s+1:00"]
             text = "\n".join(lines)
             for shown in ("Create (c)", "Scores (t)", "Enter join", "? help", "q quit", "Creature Wars ", "two players"):
                 assert shown in text, shown

@@ -111,3 +111,22 @@ async def test_at_the_end_the_result_is_shown_once_and_the_play_keys_go(server_u
             keys = footer_keys(app)
             assert "lock in" not in keys and "pick" not in keys and "leave" in keys
             assert screen.title.endswith("· over")
+
+
+async def test_a_table_waiting_for_its_deal_shows_no_empire_or_hand(server_url: str) -> None:
+    """A room dealt from the players' nonces has no deal until its last seat is taken: the table says so
+    instead of showing an empty Empire and an empty hand."""
+    app = CardroomApp(server_url, "ada")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.link.client is not None, "the connection")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen), "the new table")
+        await until(pilot, lambda: table(app).free_seats == 1, "the empty seat")
+        waiting = [panel_text(app, f"#{where}") for where in ("top", "bottom")]
+        assert all("the deal comes once every seat is taken" in text and "hand 0" not in text for text in waiting)
+        async with await Client.connect(server_url, name="bob") as bob:
+            await bob.join(table(app).room)
+            await until(pilot, lambda: table(app).view is not None, "the deal")
+            await pilot.pause()
+            dealt = [panel_text(app, f"#{where}") for where in ("top", "bottom")]
+            assert all("Empire" in text and "hand " in text for text in dealt)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from client.chat import chat_line
-from client.clock import Clocks, SeatClock, clock_setting, clock_text, clocks_of, fmt_seconds
+from client.clock import Clocks, SeatClock, clock_setting, clock_short, clock_text, clocks_of, fmt_seconds
 from client.screens.end import Ending, EndScreen, commitment_of, result_line, seed_check
 from client.screens.lobby import room_row
 
@@ -79,7 +79,8 @@ def test_the_lobby_says_each_rooms_clock() -> None:
     assert clock_setting(None) == "" and clock_setting({"move": 0, "bank": 0, "increment": 0}) == ""
     summary = {"room": "r", "game": "creature_wars", "title": "Creature Wars", "seats": 2, "taken": 1,
                "status": "waiting", "players": ["ada", ""], "clock": {"move": 30, "bank": 60, "increment": 0}}
-    assert room_row(summary, held=False)[-1] == "waiting · ⏱ 30s + 1:00 bank"
+    assert room_row(summary, held=False)[-1] == "waiting · ⏱30s+1:00"
+    assert clock_short({"move": 20, "bank": 120, "increment": 2}) == "20s+2:00+2s" and clock_short(None) == ""
     assert room_row({**summary, "clock": None}, held=False)[-1] == "waiting"
 
 
