@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import hashlib
 import hmac
@@ -30,6 +31,8 @@ __all__ = ["Lobby"]
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
 WARM_BATCH = 8
+LISTING_WAIT = 2.0
+"""Seconds a listing waits for a restart's warm-up before it lists the rooms loaded so far."""
 """Rooms loaded between two yields to the event loop while a restart warms up."""
 MAX_OPTIONS_BYTES = 8192
 """The largest room options (msgpack), scenario decks and hands included: they are stored with the room."""
@@ -183,7 +186,7 @@ class Lobby:
     async def restore(self) -> int:
         """Read every unfinished room from the store (two round trips) and start loading them in the
         background (:meth:`warm`); returns how many. Until it is done a room asked for by id is loaded
-        at once (:meth:`find`), and a listing waits for it (:meth:`listing_ready`)."""
+        at once (:meth:`find`), and a listing waits for it a while (:meth:`listing_ready`)."""
         self.alive = await self.store.alive()
         records = await self.store.open_rooms()
         self.warming = asyncio.create_task(self.warm(records))
@@ -222,6 +225,8 @@ class Lobby:
         return room
 
     async def listing_ready(self) -> None:
-        """Wait until every restored room is loaded, so that a listing shows them all."""
+        """Wait (a while at most) until every restored room is loaded, so that a listing shows them all; a
+        long warm-up lists what is loaded so far rather than keep the lobby waiting."""
         if self.warming is not None and not self.warming.done():
-            await asyncio.shield(self.warming)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self.warming), LISTING_WAIT)
