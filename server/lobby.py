@@ -31,6 +31,8 @@ __all__ = ["Lobby"]
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
 WARM_BATCH = 8
+LOAD_BATCH = 256
+"""Rooms read from Redis at a time while a restart warms up."""
 LISTING_WAIT = 2.0
 """Seconds a listing waits for a restart's warm-up before it lists the rooms loaded so far."""
 """Rooms loaded between two yields to the event loop while a restart warms up."""
@@ -184,30 +186,32 @@ class Lobby:
             del self.rooms[rid]
 
     async def restore(self) -> int:
-        """Read every unfinished room from the store (two round trips) and start loading them in the
-        background (:meth:`warm`); returns how many. Until it is done a room asked for by id is loaded
-        at once (:meth:`find`), and a listing waits for it a while (:meth:`listing_ready`)."""
+        """Read the ids of every unfinished room and start loading them in the background (:meth:`warm`);
+        returns how many. Until it is done a room asked for by id is loaded at once (:meth:`find`), and a
+        listing waits for it a while (:meth:`listing_ready`)."""
         self.alive = await self.store.alive()
-        records = await self.store.open_rooms()
-        self.warming = asyncio.create_task(self.warm(records))
-        return len(records)
+        ids = await self.store.open_ids()
+        self.warming = asyncio.create_task(self.warm(ids))
+        return len(ids)
 
-    async def warm(self, records: list[RoomRecord]) -> None:
-        """Load restored rooms (replaying each log's tail), yielding to requests every few rooms; their
-        clocks, carried over the downtime, are stored together at the end."""
-        clocks: dict[str, bytes] = {}
-        for n, record in enumerate(records):
-            if n % WARM_BATCH == WARM_BATCH - 1:
-                await asyncio.sleep(0)
-            if record.room in self.rooms:  # loaded meanwhile by a request
-                continue
-            room = self._adopt(record)
-            if room is not None:
-                clocks[record.room] = msgpack.packb(room.clock.data())
-        try:
-            await self.store.save_clocks(clocks)
-        except Exception:  # the clocks run on in memory; the next decision stores them
-            log.exception("restored clocks not stored")
+    async def warm(self, ids: list[str]) -> None:
+        """Load restored rooms, ``LOAD_BATCH`` per two round trips, replaying each log's tail and yielding to
+        requests every few rooms; their clocks, carried over the downtime, are stored batch by batch."""
+        for start in range(0, len(ids), LOAD_BATCH):
+            records = await self.store.load_many([i for i in ids[start:start + LOAD_BATCH] if i not in self.rooms])
+            clocks: dict[str, bytes] = {}
+            for n, record in enumerate(records):
+                if n % WARM_BATCH == WARM_BATCH - 1:
+                    await asyncio.sleep(0)
+                if record.room in self.rooms:  # loaded meanwhile by a request
+                    continue
+                room = self._adopt(record)
+                if room is not None:
+                    clocks[record.room] = msgpack.packb(room.clock.data())
+            try:
+                await self.store.save_clocks(clocks)
+            except Exception:  # the clocks run on in memory; the next decision stores them
+                log.exception("restored clocks not stored")
 
     def _adopt(self, record: RoomRecord) -> Room | None:
         """A stored room made live: its state rebuilt, its clock carried over the downtime and armed."""

@@ -455,7 +455,7 @@ class Store:
         )
         return [(member.decode(), int(points)) for member, points in rows]
 
-    async def open_rooms(self) -> list[RoomRecord]:
-        """Every unfinished room, for resuming after a restart."""
+    async def open_ids(self) -> list[str]:
+        """The ids of every unfinished room, oldest first by name, for resuming them after a restart."""
         members: set[bytes] = await self.redis.smembers(OPEN)  # type: ignore[assignment]
-        return await self.load_many(sorted(m.decode() for m in members))
+        return sorted(m.decode() for m in members)

@@ -2,6 +2,7 @@
 log's tail on the last snapshot and serves the very same match."""
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -144,3 +145,33 @@ async def test_a_decision_writes_neither_the_state_nor_the_options(server_url: s
         assert r.hget(key, "version") == b"1" and r.hget(key, "snap") == b"0" and r.hget(key, "state") == dealt
         record = r.lindex(key + ":log", 0)
         assert record is not None and len(record) < 200
+
+
+async def test_a_restart_serves_a_room_asked_for_before_its_warm_up_reaches_it(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms load in the background after a restart; one asked for by id is loaded on the spot, and a listing
+    waits a while for the rest, then lists what is loaded."""
+    from server import lobby as lobbies
+
+    async with serving(redis_url) as url:
+        async with await Client.connect(url) as a, await Client.connect(url) as b:
+            seats = []
+            for seed in (11, 12, 13):
+                sa = await a.create("creature_wars", seed=seed)
+                assert not isinstance(sa, str)
+                await b.join(sa.room)
+                seats.append(sa)
+            await a.decide(seats[1], a.views[seats[1].room]["legal"][0])
+
+    async def stalled(self: lobbies.Lobby, ids: list[str]) -> None:
+        await asyncio.Event().wait()  # a warm-up that never gets anywhere
+
+    monkeypatch.setattr(lobbies.Lobby, "warm", stalled)
+    monkeypatch.setattr(lobbies, "LISTING_WAIT", 0.2)
+    async with serving(redis_url) as url:
+        async with await Client.connect(url) as again:
+            assert await again.list_rooms() == []  # nothing loaded yet, and the listing did not hang
+            await again.resume(seats[1].room, seats[1].token)
+            view = await again.wait_view(seats[1].room, lambda v: True)
+            assert view["version"] == 1 and view["locked"][0]
+            assert [r["room"] for r in await again.list_rooms()] == [seats[1].room]
