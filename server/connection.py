@@ -1,6 +1,8 @@
-"""One client connection: an ordered outbox drained by its own writer task.
+"""One client connection: frames written at once while its socket keeps up, else an ordered outbox drained by
+its own writer task.
 
-Broadcasts only enqueue, so a slow reader never stalls a room. A reader that lets more
+Broadcasts never wait, so a slow reader never stalls a room: a frame goes straight to the transport only when
+nothing is queued before it and the transport holds little (``DIRECT_BUFFER``); otherwise it is queued. A reader that lets more
 than OUTBOX frames or OUTBOX_BYTES bytes pile up is dropped once: it is marked dead,
 unwatched from every room (no more frames are built for it), and its transport is
 aborted if the close handshake has not finished within CLOSE_TIMEOUT.
@@ -13,8 +15,10 @@ import itertools
 import logging
 from collections.abc import Callable
 
+from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from server import metrics
 
@@ -25,6 +29,8 @@ OUTBOX = 512
 """Frames queued for one connection before it is dropped."""
 OUTBOX_BYTES = 4 * 1024 * 1024
 """Bytes queued for one connection before it is dropped."""
+DIRECT_BUFFER = 64 * 1024
+"""Bytes a connection's transport may hold for a new frame still to be written at once rather than queued."""
 CLOSE_TIMEOUT = 2.0
 """Seconds a dropped connection's close handshake may take before its transport is aborted."""
 _ids = itertools.count(1)
@@ -45,6 +51,8 @@ class Connection:
         self.queued = 0
         """Bytes in the outbox."""
         self.dead = False
+        self.busy = False
+        """The writer task is sending a queued frame: a new one must queue behind it, in order."""
         self.on_drop = on_drop
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
@@ -53,12 +61,24 @@ class Connection:
         """Queue a frame; drop a reader that lets too many frames or bytes pile up."""
         if self.dead:
             return
+        if not self.busy and self.outbox.empty() and self._writable():
+            try:
+                broadcast([self.ws], frame, raise_exceptions=True)  # written now, no task switch per frame
+                return
+            except Exception:  # not written: queue it, and the writer meets the failure
+                pass
         if self.outbox.full() or self.queued + len(frame) > OUTBOX_BYTES:
             metrics.OUTBOX_DROPS.inc()
             self.drop("too slow reading")
             return
         self.outbox.put_nowait(frame)
         self.queued += len(frame)
+
+    def _writable(self) -> bool:
+        """Open, not in the middle of another message, and the transport nearly drained."""
+        ws = self.ws
+        return (ws.protocol.state is State.OPEN and ws.send_in_progress is None
+                and ws.transport.get_write_buffer_size() < DIRECT_BUFFER)
 
     def drop(self, reason: str) -> None:
         """Mark the connection dead once, free its queue, stop its rooms from feeding it, close it."""
@@ -86,7 +106,9 @@ class Connection:
             while True:
                 frame = await self.outbox.get()
                 self.queued -= len(frame)
+                self.busy = True
                 await self.ws.send(frame)
+                self.busy = False
         except ConnectionClosed:
             pass
 
