@@ -3,7 +3,9 @@ rematch, table talk, resign."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from client.app import CardroomApp
@@ -36,6 +38,14 @@ def on_table(app: CardroomApp, room: str | None = None) -> bool:
 
 def status(app: CardroomApp) -> str:
     return str(table(app).query_one("#status").render())
+
+
+async def finish_quick_match(pilot: Pilot[Any], app: CardroomApp, host: Client, seat: Seat) -> None:
+    """From the guest's seat of a QUICK match the host created: both play their first card, the duel ends it,
+    and the end screen opens."""
+    await host.decide(seat, {"kind": "play", "slot": 0})
+    await pilot.press("1", "enter")
+    await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
 
 
 async def test_the_end_screen_shows_the_result_the_names_and_the_seed_check(server_url: str, state_dir: Path) -> None:
@@ -105,9 +115,7 @@ async def test_rematch_moves_both_players_to_a_new_room_with_seats_swapped(serve
         app = CardroomApp(server_url, "guest", join=seat.room)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: on_table(app) and status(app) == "your move", "the seat")
-            await host.decide(seat, {"kind": "play", "slot": 0})
-            await pilot.press("1", "enter")
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await finish_quick_match(pilot, app, host, seat)
 
             await host.rematch(seat)
             await until(pilot, lambda: "host asks for a rematch: press r to accept" in screen_text(app), "their offer")

@@ -27,7 +27,7 @@ from client.viewer import ViewerApp, load_record
 from engine import registry
 from server.cli import main
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
-from tests.client.test_match_life import QUICK, on_table, status
+from tests.client.test_match_life import QUICK, finish_quick_match, on_table, status
 from tests.server.helpers import play_to_end
 
 VIEWER = (80, 24)
@@ -152,9 +152,7 @@ async def test_the_end_screen_opens_the_replay_of_a_players_only_room(server_url
         app = CardroomApp(server_url, "guest", join=seat.room)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: on_table(app) and status(app) == "your move", "the seat")
-            await host.decide(seat, {"kind": "play", "slot": 0})
-            await pilot.press("1", "enter")
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await finish_quick_match(pilot, app, host, seat)
             assert "v replay" in screen_text(app)
             await pilot.press("v")
             await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")

@@ -36,17 +36,23 @@ def _seen(client: Client, room: str) -> dict[str, Any]:
     return dict(client.views[room])
 
 
+async def _match_at(url: str, version: int) -> tuple[Seat, Seat, tuple[dict[str, Any], dict[str, Any]]]:
+    """A Creature Wars match played on ``url`` to ``version`` at least; its seats and what each saw then."""
+    a, b = await Client.connect(url), await Client.connect(url)
+    sa = await a.create("creature_wars", seed=99)
+    assert not isinstance(sa, str)
+    sb = await b.join(sa.room)
+    await _play_until([(a, sa), (b, sb)], version, random.Random(3))
+    seen = _seen(a, sa.room), _seen(b, sb.room)
+    await a.close()
+    await b.close()
+    return sa, sb, seen
+
+
 async def test_a_restart_replays_the_tail_on_the_last_snapshot(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(snapshots, "EVERY", 4)
     async with serving(redis_url) as url:
-        a, b = await Client.connect(url), await Client.connect(url)
-        sa = await a.create("creature_wars", seed=99)
-        assert not isinstance(sa, str)
-        sb = await b.join(sa.room)
-        await _play_until([(a, sa), (b, sb)], 10, random.Random(3))
-        before = _seen(a, sa.room), _seen(b, sb.room)
-        await a.close()
-        await b.close()
+        sa, sb, before = await _match_at(url, 10)
     version = before[0]["version"]
     stored = redis.Redis.from_url(redis_url).hgetall(f"cardroom:room:{sa.room}")
     snap = int(stored[b"snap"])
@@ -74,13 +80,7 @@ async def test_a_room_stored_before_snapshots_is_carried_on(redis_url: str) -> N
     loads as it is, and its next decision marks the state it holds as the snapshot."""
     r = redis.Redis.from_url(redis_url)
     async with serving(redis_url) as url:
-        a, b = await Client.connect(url), await Client.connect(url)
-        sa = await a.create("creature_wars", seed=99)
-        assert not isinstance(sa, str)
-        sb = await b.join(sa.room)
-        await _play_until([(a, sa), (b, sb)], 5, random.Random(3))
-        await a.close()
-        await b.close()
+        sa, sb, _ = await _match_at(url, 5)
     version = int(r.hget(f"cardroom:room:{sa.room}", "version") or 0)
     states = await replay(redis_url, sa.room, {}, 99)
     key = f"cardroom:room:{sa.room}"
