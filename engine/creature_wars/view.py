@@ -40,9 +40,16 @@ def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
 
 def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
     """A card as a client draws it; never its internal id. With ``turn`` (a card in its holder's hand, shown to
-    the holder): its rally marks, cooldown and playability too; without, the face the table sees."""
+    the holder): its rally marks, cooldown and playability too; without, the face the table sees. The answer
+    is shared between calls (cards are immutable values): callers must not change it."""
     if turn is None:
         return _card_face(card)
+    return _held_card(card, turn)
+
+
+@functools.lru_cache(maxsize=8192)
+def _held_card(card: Card, turn: int) -> dict[str, Any]:
+    """A card in its holder's hand on ``turn``: the same from view to view until the turn or the card changes."""
     face = _card_face(card, True)
     return {
         **face,
