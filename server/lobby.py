@@ -31,11 +31,11 @@ __all__ = ["Lobby"]
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
 WARM_BATCH = 8
+"""Rooms loaded between two yields to the event loop while a restart warms up."""
 LOAD_BATCH = 256
 """Rooms read from Redis at a time while a restart warms up."""
 LISTING_WAIT = 2.0
 """Seconds a listing waits for a restart's warm-up before it lists the rooms loaded so far."""
-"""Rooms loaded between two yields to the event loop while a restart warms up."""
 MAX_OPTIONS_BYTES = 8192
 """The largest room options (msgpack), scenario decks and hands included: they are stored with the room."""
 
