@@ -456,6 +456,6 @@ class Store:
         return [(member.decode(), int(points)) for member, points in rows]
 
     async def open_ids(self) -> list[str]:
-        """The ids of every unfinished room, oldest first by name, for resuming them after a restart."""
+        """The ids of every unfinished room (sorted), for resuming them after a restart."""
         members: set[bytes] = await self.redis.smembers(OPEN)  # type: ignore[assignment]
         return sorted(m.decode() for m in members)
