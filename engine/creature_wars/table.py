@@ -43,8 +43,8 @@ def _effect_named(name: str) -> Effect | None:
 
 
 def effect_of(card: Card) -> Effect | None:
-    """The witch's effect (looked up once per name: it is on the per-decision path)."""
-    return _effect_named(card.witch) if card.is_witch and card.witch else None
+    """The witch's effect (looked up once per name: it is on the per-decision path). Only witches are named."""
+    return _effect_named(card.witch) if card.witch else None
 
 
 def _blocks(effect: Effect) -> bool:
@@ -467,7 +467,7 @@ class Table:
             reason = own.playable(self, Source(seat, card))
             if reason:
                 return reason
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources() if self.modifiers else ():  # (most turns have none)
             reason = hooks.can_play(self, src, seat, card)
             if reason:
                 return reason
@@ -495,26 +495,28 @@ class Table:
             kins: dict[str, int] = {}
             types: dict[PowerType, int] = {}
             witches = 0
-            for card in hand:
-                if card.banned or card.has("no_rally"):
+            for card in hand:  # (the per-turn path: attributes read directly, not through properties)
+                if card.banned or (card.tags and card.has("no_rally")):
                     continue
-                if card.is_witch:
+                if card.kind is CardKind.WITCH:
                     witches += 1
                     continue
-                if card.kin is not None:
-                    kins[card.kin] = kins.get(card.kin, 0) + 1
+                kin = card.kin
+                if kin is not None:
+                    kins[kin] = kins.get(kin, 0) + 1
                 if card.ptype is not None:
                     types[card.ptype] = types.get(card.ptype, 0) + 1
             upgrades: list[str] = []
             for i, card in enumerate(hand):
-                if card.banned or card.has("no_rally"):
+                if card.banned or (card.tags and card.has("no_rally")):
                     continue
-                if card.is_witch:
+                if card.kind is CardKind.WITCH:
                     if witches >= RALLY_SIZE and not card.witch_rally:
                         hand[i] = replace(card, witch_rally=True, level=card.level + 2)
                         upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + 2}")
                     continue
-                tribe_rally = card.tribe_rally or (card.kin is not None and kins.get(card.kin, 0) >= RALLY_SIZE)
+                kin = card.kin
+                tribe_rally = card.tribe_rally or (kin is not None and kins.get(kin, 0) >= RALLY_SIZE)
                 type_rally = card.type_rally or (card.ptype is not None and types.get(card.ptype, 0) >= RALLY_SIZE)
                 if (tribe_rally, type_rally) != (card.tribe_rally, card.type_rally):
                     bonus = rally_bonus(tribe_rally, type_rally) - rally_bonus(card.tribe_rally, card.type_rally)
