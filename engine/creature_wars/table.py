@@ -179,6 +179,10 @@ class Table:
     # == hook sources ======================================================
 
     def rule_sources(self) -> Iterator[tuple[Hooks, Source]]:
+        """The modifiers in play, each as it comes (one removed meanwhile is skipped); most turns have none."""
+        return self._rule_sources() if self.modifiers else iter(())
+
+    def _rule_sources(self) -> Iterator[tuple[Hooks, Source]]:
         for mod in list(self.modifiers):
             if mod in self.modifiers:
                 yield RULES[mod.key], Source(mod.owner, None, mod)
@@ -467,7 +471,7 @@ class Table:
             reason = own.playable(self, Source(seat, card))
             if reason:
                 return reason
-        for hooks, src in self.rule_sources() if self.modifiers else ():  # (most turns have none)
+        for hooks, src in self.rule_sources():
             reason = hooks.can_play(self, src, seat, card)
             if reason:
                 return reason
