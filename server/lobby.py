@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import functools
 import hashlib
 import hmac
 import logging
@@ -15,6 +16,7 @@ import msgpack
 
 from engine import registry
 from engine.errors import EngineError
+from engine.interface import Game
 from protocol import ErrorCode, ProtocolError
 from server import seeding, snapshots, standings
 from server.clock import limits_for
@@ -50,6 +52,21 @@ def daily_seed(secret: bytes, game: str, day: str) -> int:
     nobody can compute a day's deal before it is dealt."""
     digest = hmac.new(secret, f"cardroom:daily:{game}:{day}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _dealt(game: Game, options: dict[str, Any], seed: int) -> tuple[Any, dict[str, Any]]:
+    """A deal and its dump, as stored."""
+    state = game.setup(options, seed)
+    return state, game.dump(state)
+
+
+@functools.lru_cache(maxsize=64)
+def _placeholder(game_name: str, packed_options: bytes) -> tuple[Any, dict[str, Any]]:
+    """The placeholder state (and its dump) a room holds until its players' nonces deal it: the same for every
+    room of a game with the same options, so it is set up once (states are immutable; nobody changes the dump)."""
+    game = registry.get(game_name)
+    assert game is not None
+    return _dealt(game, msgpack.unpackb(packed_options, raw=False), seeding.PLACEHOLDER_SEED)
 
 
 class Lobby:
@@ -144,7 +161,7 @@ class Lobby:
         server_seed = secrets.randbits(63) if seed is None else seed
         salt = seeding.new_salt()
         try:
-            state = game.setup(options, seeding.PLACEHOLDER_SEED if seed is None else seed)
+            state, dumped = _placeholder(game.name, msgpack.packb(options)) if seed is None else _dealt(game, options, seed)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
         for _ in range(8):
@@ -152,7 +169,7 @@ class Lobby:
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed,
                 commitment=seeding.commitment(room_id, server_seed, salt),
-                created=time.time(), version=game.version(state), state=game.dump(state), seats=(None,) * seats,
+                created=time.time(), version=game.version(state), state=dumped, seats=(None,) * seats,
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
                 server_seed=server_seed, salt=salt, seeding=how, replays=replays,
             )
