@@ -306,7 +306,19 @@ class CardroomApp(App[None]):
 
     @on(CreateRoom)
     def _create_room(self, message: CreateRoom) -> None:
-        self.request(self.link.create(message.game, self.seed, daily=message.daily), "create room")
+        self.request(self._create(message), "create room")
+
+    async def _create(self, message: CreateRoom) -> None:
+        """Create the room; with ``bot``, a bot (a client of its own, seeing only its seat) takes the other seat."""
+        room = await self.link.create(message.game, self.seed, daily=message.daily)
+        if message.bot:
+            from bots.runner import play_room
+
+            self.request(self._bot(play_room(self.url, room, message.game, message.bot)), "computer player")
+
+    @staticmethod
+    async def _bot(playing: Coroutine[Any, Any, Any]) -> None:
+        await playing
 
     @on(RequestScores)
     def _request_scores(self, message: RequestScores) -> None:

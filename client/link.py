@@ -265,15 +265,17 @@ class Link:
         """Ask for the lobby listing (it arrives as :class:`RoomsListed`)."""
         await self.require().list_rooms()
 
-    async def create(self, game: str, seed: int | None = None, *, daily: bool = False) -> None:
-        """Create a room and sit in it; ``seed`` fixes the deal (tests); ``daily`` deals today's seed instead.
+    async def create(self, game: str, seed: int | None = None, *, daily: bool = False) -> str:
+        """Create a room and sit in it (returns its id); ``seed`` fixes the deal (tests); ``daily`` deals today's
+        seed instead.
 
         The ``seat_granted`` that follows arrives through the inbox like every pushed message.
         """
         if daily:
-            await self.require().request("create_room", game=game, daily=True, sit=True)
-        else:
-            await self.require().create(game, seed=seed, sit=True)
+            made = await self.require().request("create_room", game=game, daily=True, sit=True)
+            return str(made["room"])
+        seat = await self.require().create(game, seed=seed, sit=True)
+        return seat if isinstance(seat, str) else seat.room
 
     async def scores(self, game: str, *, daily: bool, limit: int = 10) -> dict[str, Any]:
         """One high-score table (the ``scores`` reply), all time or today's."""

@@ -167,12 +167,14 @@ class RefreshRooms(Message):
 
 
 class CreateRoom(Message):
-    """Create a room of ``game`` and sit in it; ``daily`` deals today's daily seed (solitaires, default options)."""
+    """Create a room of ``game`` and sit in it; ``daily`` deals today's daily seed (solitaires, default options);
+    ``bot`` (a level) has a bot take the other seat."""
 
-    def __init__(self, game: str = "creature_wars", daily: bool = False) -> None:
+    def __init__(self, game: str = "creature_wars", daily: bool = False, bot: str = "") -> None:
         super().__init__()
         self.game = game
         self.daily = daily
+        self.bot = bot
 
 
 class RequestScores(Message):

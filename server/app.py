@@ -6,7 +6,7 @@ import contextlib
 import logging
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,11 @@ from server.redis_process import RedisProcess
 from server.session import Session
 from server.store import Store
 
-__all__ = ["run", "serve_forever"]
+__all__ = ["Companions", "run", "serve_forever"]
+
+Companions = Callable[[str, asyncio.Event], Awaitable[None]]
+"""What runs beside the server once it listens (``serve --bots``: bots that are clients of it), given its
+URL and the stop event."""
 
 log = logging.getLogger("cardroom")
 
@@ -43,6 +47,7 @@ async def run(
     per_address: int = PER_ADDRESS,
     origins: Sequence[str] = (),
     allow_plain: bool = False,
+    companions: Companions | None = None,
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first; websockets from
     web pages only of ``origins``; plain ws:// beyond loopback only with ``allow_plain``."""
@@ -96,8 +101,13 @@ async def run(
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
+        beside = asyncio.ensure_future(companions(f"ws://{_dial(bound[0])}:{bound[1]}", stop)) if companions else None
         await stop.wait()
         await sweeper
+        if beside is not None:
+            beside.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await beside
         if lobby.warming is not None:
             lobby.warming.cancel()
     await beating
@@ -106,8 +116,13 @@ async def run(
     await store.close()
 
 
+def _dial(host: str) -> str:
+    """The address a client on this machine reaches a server bound to ``host`` at."""
+    return "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
+
+
 def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS,
-                  origins: Sequence[str] = (), allow_plain: bool = False) -> None:
+                  origins: Sequence[str] = (), allow_plain: bool = False, companions: Companions | None = None) -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
     exposure.check_bind(host, allow_plain)
     logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
@@ -118,7 +133,7 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     try:
         _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address, origins=origins,
-                      allow_plain=allow_plain))
+                      allow_plain=allow_plain, companions=companions))
     finally:
         if embedded is not None:
             embedded.stop()

@@ -28,6 +28,20 @@ def main(argv: list[str] | None = None) -> int:
                        help="serve plain ws:// on a non-loopback address: TLS is terminated by a reverse proxy in "
                             "front (env CARDROOM_ALLOW_PLAIN=1)")
 
+    serve.add_argument("--bots", type=int, default=int(os.environ.get("CARDROOM_BOTS", "0")),
+                       help="keep this many bot-hosted rooms waiting in the lobby (env CARDROOM_BOTS)")
+    serve.add_argument("--bot-level", choices=["random", "strong"], default="strong", help="the level of those bots")
+
+    robot = sub.add_parser("bot", help="a bot that joins a room, or hosts rooms, and plays from its own view only")
+    robot.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    robot.add_argument("--game", default="creature_wars",
+                       choices=["creature_wars", "fairy_meat", "fairy_tableau", "queens_challenge"])
+    robot.add_argument("--level", choices=["random", "strong"], default="strong")
+    where = robot.add_mutually_exclusive_group(required=True)
+    where.add_argument("--room", help="join this room and play its match")
+    where.add_argument("--host", action="store_true", help="open rooms and play whoever sits, one after another")
+    robot.add_argument("--matches", type=int, default=None, help="with --host: stop after this many matches")
+
     play = sub.add_parser("play", help="play or spectate in the terminal")
     play.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
     play.add_argument("--name", default=None,
@@ -91,6 +105,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "ratings":
             return asyncio.run(ratings_command(args.url, args.game, args.limit))
         return asyncio.run(history_command(args.url, args.player, args.limit))
+    if args.command == "bot":
+        import asyncio
+
+        from bots.command import bot_command
+
+        return asyncio.run(bot_command(args.url, args.game, args.level, args.room, args.host, args.matches))
     if args.command == "replay":
         from client.viewer import replay_command
 
@@ -121,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         serve_web(host=args.host, port=args.port, server_url=args.url, public_url=args.public_url, name=args.name)
         return 0
     if args.command == "serve":
+        from bots.command import companions
         from server.app import serve_forever
         from server.exposure import PlainRefused, allow_plain_default, origins_default
 
@@ -128,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
                           per_address=args.max_per_address,
                           origins=args.origins if args.origins is not None else origins_default(),
-                          allow_plain=args.allow_plain if args.allow_plain is not None else allow_plain_default())
+                          allow_plain=args.allow_plain if args.allow_plain is not None else allow_plain_default(),
+                          companions=companions(args.bots, args.bot_level))
         except PlainRefused as exc:
             print(exc, file=sys.stderr)
             return 2

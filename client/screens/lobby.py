@@ -47,6 +47,8 @@ HELP = """\
   d          daily deal on / off (solitaires only: today's seed, the same
              for everyone, ranked in today's table)
   c          create a room of the chosen game and sit in it
+  b / B      play the chosen two-player game against the computer: a strong
+             bot (b) or a random one (B); it sees only its own seat's view
   t          high scores of the solitaires (all time and today)
   l          leaderboard: ratings of the two-player games, your matches (Enter replays one)
   r          refresh the list
@@ -104,6 +106,8 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "join"),
         Binding("s", "spectate", "spectate"),
         Binding("c", "create", "create"),
+        Binding("b", "versus('strong')", "vs computer", show=False),
+        Binding("B", "versus('random')", "vs random bot", show=False),
         Binding("g", "next_game", "game", show=False),
         Binding("d", "toggle_daily", "daily", show=False),
         Binding("t", "scores", "scores"),
@@ -258,6 +262,13 @@ class LobbyScreen(Screen[None]):
 
     def action_create(self) -> None:
         self.post_message(CreateRoom(self.chosen_game(), daily=self.daily()))
+
+    def action_versus(self, level: str) -> None:
+        """Create a room of the chosen two-player game and have a bot of ``level`` take the other seat."""
+        if self.chosen_game() in SOLITAIRES:
+            self.notify("The computer plays the two-player games (press g to choose one).", severity="warning")
+            return
+        self.post_message(CreateRoom(self.chosen_game(), bot=level))
 
     @on(Button.Pressed, "#scores")
     def _scores_pressed(self) -> None:
