@@ -21,6 +21,7 @@ from server.admission import PER_ADDRESS, Admission
 from server.clock import heartbeat
 from server.expiry import Sweeper
 from server.health import Health, wait_for_store
+from server.lease import new_node_id
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
 from server.session import Session
@@ -48,6 +49,7 @@ async def run(
     origins: Sequence[str] = (),
     allow_plain: bool = False,
     companions: Companions | None = None,
+    node: str = "",
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first; websockets from
     web pages only of ``origins``; plain ws:// beyond loopback only with ``allow_plain``."""
@@ -56,7 +58,7 @@ async def run(
     await wait_for_store(store)
     health = Health(store)
     health.start()
-    lobby = Lobby(store, health)
+    lobby = Lobby(store, health, node or new_node_id(port))
     restored = await lobby.restore()
     metrics.ROOMS.lobbies.add(lobby)
     stop = stop or asyncio.Event()
@@ -73,7 +75,7 @@ async def run(
         if request.path == "/health":
             if not health.up:
                 return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "degraded: redis does not answer\n")
-            return connection.respond(HTTPStatus.OK, "ok\n")
+            return connection.respond(HTTPStatus.OK, f"ok\nnode {lobby.leases.node}\nrooms {' '.join(lobby.owned())}\n")
         if request.path == "/metrics":
             response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
             response.headers["Content-Type"] = CONTENT_TYPE_LATEST
@@ -101,9 +103,13 @@ async def run(
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
+        keeper = asyncio.create_task(lobby.keep(stop))
         beside = asyncio.ensure_future(companions(f"ws://{_dial(bound[0])}:{bound[1]}", stop)) if companions else None
         await stop.wait()
         await sweeper
+        await keeper
+        with contextlib.suppress(Exception):  # a stopped node gives its rooms up: another may take them at once
+            await lobby.leases.release_many(lobby.owned())
         if beside is not None:
             beside.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -122,7 +128,8 @@ def _dial(host: str) -> str:
 
 
 def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS,
-                  origins: Sequence[str] = (), allow_plain: bool = False, companions: Companions | None = None) -> None:
+                  origins: Sequence[str] = (), allow_plain: bool = False, companions: Companions | None = None,
+                  node: str = "") -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
     exposure.check_bind(host, allow_plain)
     logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
@@ -133,7 +140,7 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     try:
         _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address, origins=origins,
-                      allow_plain=allow_plain, companions=companions))
+                      allow_plain=allow_plain, companions=companions, node=node))
     finally:
         if embedded is not None:
             embedded.stop()

@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="serve plain ws:// on a non-loopback address: TLS is terminated by a reverse proxy in "
                             "front (env CARDROOM_ALLOW_PLAIN=1)")
 
+    serve.add_argument("--node-id", default=os.environ.get("CARDROOM_NODE_ID", ""),
+                       help="this node's name among several on one Redis (env CARDROOM_NODE_ID; default: host name and "
+                            "port)")
     serve.add_argument("--bots", type=int, default=int(os.environ.get("CARDROOM_BOTS", "0")),
                        help="keep this many bot-hosted rooms waiting in the lobby (env CARDROOM_BOTS)")
     serve.add_argument("--bot-level", choices=["random", "strong"], default="strong", help="the level of those bots")
@@ -150,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                           per_address=args.max_per_address,
                           origins=args.origins if args.origins is not None else origins_default(),
                           allow_plain=args.allow_plain if args.allow_plain is not None else allow_plain_default(),
-                          companions=companions(args.bots, args.bot_level))
+                          companions=companions(args.bots, args.bot_level), node=args.node_id)
         except PlainRefused as exc:
             print(exc, file=sys.stderr)
             return 2

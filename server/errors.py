@@ -1,7 +1,7 @@
 """The server package's exception root."""
 from __future__ import annotations
 
-__all__ = ["ServerError", "StaleWrite", "StoreCorrupt", "StoreUnavailable"]
+__all__ = ["Fenced", "ServerError", "StaleWrite", "StoreCorrupt", "StoreUnavailable"]
 
 
 class ServerError(Exception):
@@ -14,6 +14,10 @@ class StaleWrite(ServerError):
 
 class StoreUnavailable(ServerError):
     """Redis could not be started or reached."""
+
+
+class Fenced(ServerError):
+    """A write carried a fencing token that is no longer the room's: another node has taken the room over."""
 
 
 class StoreCorrupt(ServerError):

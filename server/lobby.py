@@ -23,6 +23,7 @@ from server.clock import limits_for
 from server.errors import ServerError
 from server.health import Health
 from server.identity import Names
+from server.lease import LEASE_MS, Leases, new_node_id
 from server.listing import Rooms
 from server.quota import Quota
 from server.room import Room
@@ -72,8 +73,10 @@ def _placeholder(game_name: str, packed_options: bytes) -> tuple[Any, dict[str, 
 class Lobby:
     """Rooms in memory, backed by the store."""
 
-    def __init__(self, store: Store, health: Health | None = None) -> None:
+    def __init__(self, store: Store, health: Health | None = None, node: str = "") -> None:
         self.store = store
+        self.leases = Leases(store.redis, node or new_node_id())
+        """This node's room leases: it serves a room only while it holds the room's lease (server/lease.py)."""
         self.health = health
         self.rooms = Rooms()
         self.quota = Quota()
@@ -97,16 +100,22 @@ class Lobby:
         """A room in memory, else one loaded from Redis (a finished one, or one a restart has not loaded yet);
         ``room_closed`` for a cancelled or expired one."""
         found = self.rooms.get(room_id)
-        if found is not None:
+        if found is not None and not found.moved:
             return found
+        if found is not None:
+            self.rooms.pop(room_id, None)
         reason = await self.store.closed(room_id)
         if reason:
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room_id} was {reason}")
         record = await self.store.load(room_id)
         if record is None or registry.get(record.game) is None:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room_id!r}")
-        found = self.rooms.get(room_id) or self._adopt(record)  # (loaded meanwhile by another request?)
+        found = self.rooms.get(room_id) or await self.adopt(record)  # (loaded meanwhile by another request?)
         if found is None:
+            fence, holder = await self.leases.take(room_id)
+            if fence == 0:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"room {room_id} is served by another server node "
+                                                           f"({holder}); try again through the proxy")
             raise ProtocolError(ErrorCode.INTERNAL, f"room {room_id} cannot be loaded: its stored log does not replay")
         return found
 
@@ -178,6 +187,7 @@ class Lobby:
                 return await self.find(made)
             if made:
                 room = Room(record, game, state, self.store)
+                room.fence, _ = await self.leases.take(room_id)
                 self.rooms[room_id] = room
                 self._evict()
                 return room
@@ -222,7 +232,7 @@ class Lobby:
                     await asyncio.sleep(0)
                 if record.room in self.rooms:  # loaded meanwhile by a request
                     continue
-                room = self._adopt(record)
+                room = await self.adopt(record)
                 if room is not None:
                     clocks[record.room] = msgpack.packb(room.clock.data())
             try:
@@ -230,8 +240,9 @@ class Lobby:
             except Exception:  # the clocks run on in memory; the next decision stores them
                 log.exception("restored clocks not stored")
 
-    def _adopt(self, record: RoomRecord) -> Room | None:
-        """A stored room made live: its state rebuilt, its clock carried over the downtime and armed."""
+    async def adopt(self, record: RoomRecord) -> Room | None:
+        """A stored room made live here: its lease taken if its match runs (None if another node holds it),
+        its state rebuilt, its clock carried over the downtime and armed."""
         game = registry.get(record.game)
         if game is None:
             log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
@@ -241,9 +252,55 @@ class Lobby:
         except (ServerError, EngineError):
             log.exception("room not restored: its log does not replay", extra={"room": record.room})
             return None
+        fence: int | None = None
+        if record.ended is None:  # a finished match is only read: any node may show it, no lease needed
+            fence, _ = await self.leases.take(record.room)
+            if fence <= 0:
+                return None
+        loaded = self.rooms.get(record.room)
+        if loaded is not None:  # loaded meanwhile here: it carries on with the token just taken
+            loaded.fence = fence
+            return loaded
         room = self.rooms[record.room] = Room(record, game, state, self.store, self.alive if record.ended is None else None)
+        room.fence = fence
         room.arm()
         return room
+
+    async def keep(self, stop: asyncio.Event) -> None:
+        """Renew this node's leases every third of their time; a room whose lease was lost stops being served
+        here; open rooms nobody holds (their node died) are adopted, so their matches and clocks go on."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), LEASE_MS / 3000)
+            if stop.is_set():
+                return
+            try:
+                await self.renew()
+                await self.adopt_orphans()
+            except Exception:
+                log.exception("leases not renewed; trying again")
+
+    async def renew(self) -> None:
+        live = [room_id for room_id, room in self.rooms.items() if not room.over and not room.moved]
+        for room_id in await self.leases.renew(live):
+            room = self.rooms.pop(room_id, None)
+            if room is not None:
+                log.warning("room lease lost: another node serves it now", extra={"room": room_id})
+                room.lost()
+
+    async def adopt_orphans(self) -> None:
+        """Open rooms with no lease (their node stopped renewing): load and serve them here."""
+        if self.warming is not None and not self.warming.done():
+            return
+        away = [i for i in await self.store.open_ids() if i not in self.rooms]
+        orphans = [i for i, holder in zip(away, await self.leases.holders(away), strict=True) if holder is None]
+        for record in await self.store.load_many(orphans):
+            if record.room not in self.rooms and await self.adopt(record) is not None:
+                log.info("room adopted from a node that stopped", extra={"room": record.room})
+
+    def owned(self) -> list[str]:
+        """The rooms this node serves now."""
+        return sorted(room_id for room_id, room in self.rooms.items() if not room.moved)
 
     async def listing_ready(self) -> None:
         """Wait (a while at most) until every restored room is loaded, so that a listing shows them all; a

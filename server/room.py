@@ -17,6 +17,7 @@ from protocol import ErrorCode, ProtocolError, encode
 from server import clock as clocks
 from server import metrics, seeding, snapshots, standings
 from server.connection import Connection
+from server.errors import Fenced
 from server.history import History
 from server.reveal import reveal_fields
 from server.store import RoomRecord, Store
@@ -95,6 +96,10 @@ class Room:
         self.abort_offers: set[Seat] = set()
         self.link = record.link
         """The last log record's link in the log's chain (server/snapshots.py)."""
+        self.fence: int | None = None
+        """The fencing token this node's lease on the room came with (server/lease.py)."""
+        self.moved = False
+        """Another node took the room over: this copy serves nothing more."""
 
     @property
     def dealt(self) -> bool:
@@ -177,7 +182,9 @@ class Room:
             clock.sync(self.game, state, filled, now)
             blob = msgpack.packb(clock.data()) if filled else b""
             try:
-                stored = await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal, request)
+                stored = await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal, request, self.fence)
+            except Fenced:
+                raise self.lost() from None
             except Exception as exc:  # stored or not? (the last seat's claim also stored the deal)
                 stored = await self._claimed(seat, digest, exc)
             if not stored:
@@ -205,6 +212,19 @@ class Room:
         if entry is not None:
             await self.store.add_score(*entry)
         await standings.settle(self)
+
+    def lost(self) -> ProtocolError:
+        """Another node has taken the room over (its lease lapsed here): stop serving it and drop the
+        connections watching it, which reconnect and resume wherever the room is served now."""
+        self.moved = True
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        for conn in list(self.watchers):
+            conn.drop(f"room {self.id} moved to another server node: reconnect and resume")
+        self.watchers.clear()
+        return ProtocolError(ErrorCode.UNAVAILABLE, f"room {self.id} is now served by another server node: "
+                                                    "reconnect and resume it")
 
     async def _claimed(self, seat: Seat, digest: str, exc: Exception) -> bool:
         """After a failed claim, ask Redis whether it was stored (its reply may have been lost on the way):
@@ -348,8 +368,10 @@ class Room:
             await self.store.commit(
                 self.id, current, new_version, packed, msgpack.packb(entry),
                 outcome is not None, self.score_entry(outcome), outcome.data() if outcome is not None else None,
-                msgpack.packb(clock.data()), link,
+                msgpack.packb(clock.data()), link, self.fence,
             )
+        except Fenced:
+            raise self.lost() from None
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
             if not await self._landed(new_version):
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
@@ -456,7 +478,7 @@ class Room:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        if self.over or not all(self.seats):
+        if self.over or not all(self.seats) or self.moved:
             return
         if delay is None:
             delay = self.clock.wake(time.time(), self.away)

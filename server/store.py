@@ -26,7 +26,7 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from server.errors import StaleWrite, StoreUnavailable
+from server.errors import Fenced, StaleWrite, StoreUnavailable
 from server.group import Group
 from server.identity import rooms_key
 
@@ -76,6 +76,7 @@ ALIVE = PREFIX + "alive"
 # the open set: one atomic step, so a decision is either wholly stored or not at all. A room stored before
 # snapshots holds the state of its version: HSETNX marks it so before the first decision without one.
 _COMMIT = _ARCHIVE + """
+if ARGV[11] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[11] then return -1 end
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 redis.call('HSETNX', KEYS[1], 'snap', ARGV[1])
 if ARGV[3] ~= '' then
@@ -99,6 +100,7 @@ return 1
 # starts, and the deal the last seat's nonce completes): one atomic step, so a lost reply cannot leave
 # a seat half claimed, nor a full room without its deal.
 _CLAIM = """
+if ARGV[15] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[15] then return -1 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
@@ -276,7 +278,8 @@ class Store:
         return bool(await self._reissue(keys=[_key(room)], args=[f"seat:{seat}", old_hash, new_hash]))
 
     async def claim(self, room: str, seat: int, token_hash: str, name: str, player: str = "", clock: bytes = b"",
-                    nonce: str = "", deal: tuple[int, bytes] | None = None, request: str = "") -> bool:
+                    nonce: str = "", deal: tuple[int, bytes] | None = None, request: str = "",
+                    fence: int | None = None) -> bool:
         """Claim a seat for a token hash (with the player's name, id and nonce, the room's clock if it
         starts now, ``deal`` = (seed, state) if this seat completes it, and ``room:seat`` under a
         ``request`` key) in one atomic step; False if someone holds it already."""
@@ -285,8 +288,11 @@ class Store:
         done = await self._claim(
             keys=[key, rooms_key(player) if player else key + ":noplayer", _request(request) if request else key + ":norequest"],
             args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock,
-                  f"nonce:{seat}", nonce, str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}"],
+                  f"nonce:{seat}", nonce, str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}",
+                  "" if fence is None else str(fence)],
         )
+        if done == -1:
+            raise Fenced(f"room {room}: another node has taken it over")
         return bool(done)
 
     async def holder(self, room: str, seat: int) -> str | None:
@@ -317,7 +323,7 @@ class Store:
 
     async def commit(self, room: str, expected: int, version: int, snapshot: bytes, record: bytes, over: bool,
                      score: tuple[str, str, int] | None = None, outcome: dict[str, Any] | None = None,
-                     clock: bytes = b"", link: str = "") -> None:
+                     clock: bytes = b"", link: str = "", fence: int | None = None) -> None:
         """Persist a decision: its log record and ``link`` (its link in the log's chain), + the state when
         ``snapshot`` holds it, + the clock, + the final score in its table and the match record; atomically,
         refused if the version moved. ``score`` is (table, member, points)."""
@@ -326,8 +332,10 @@ class Store:
         done = await self._commit(
             keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore", *_archive_keys(room)[2:]],
             args=[str(expected), str(version), snapshot, record, "1" if over else "0", room, member, str(points), clock,
-                  link, *self._archive_args(outcome)],  # the archive's arguments last
+                  link, "" if fence is None else str(fence), *self._archive_args(outcome)],  # the archive's last
         )
+        if done == -1:
+            raise Fenced(f"room {room}: another node has taken it over")
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
 

@@ -7,6 +7,8 @@ import random
 from collections.abc import AsyncIterator
 from typing import Any
 
+import redis.asyncio as aioredis
+
 from client import Client
 from client.connection import Seat
 from server.app import run
@@ -16,10 +18,22 @@ QUICK = {"hp": 1}
 """Creature Wars options that end a match at the first damage."""
 
 
+async def lapse_leases(redis_url: str) -> None:
+    """Every room lease gone, as when the node holding them stopped renewing them (server/lease.py)."""
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        async for key in r.scan_iter(match="cardroom:room:*:lease"):
+            await r.delete(key)
+    finally:
+        await r.aclose()
+
+
 @contextlib.asynccontextmanager
 async def serving(redis_url: str, **settings: Any) -> AsyncIterator[str]:
     """A cardroom server in this event loop on a free loopback port, on ``redis_url``; its ws:// URL.
-    A second one on the same Redis is the server after a restart: only what Redis holds survives."""
+    A second one on the same Redis is the server after a restart: only what Redis holds survives, and the
+    rooms' leases of the one before have lapsed (it is taken for stopped), so the new one takes them over."""
+    await lapse_leases(redis_url)
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[tuple[str, int]] = loop.create_future()
     stop = asyncio.Event()

@@ -69,7 +69,8 @@ async def test_recent_events_on_resume_and_spectate_also_after_a_restart(server_
                     None: _events_seen(w, sa.room)[-RECENT:]}
         assert len(expected[None]) > 0
         assert expected[0] != expected[None]  # each seat's copy differs (its own draws)
-        # on this server (events kept in memory) and on a serving one (rebuilt from the log)
+        # on this server (events kept in memory) and on another node that took the room over once this one's
+        # lease lapsed (rebuilt from the log)
         for url in (server_url, None):
             async with serving(redis_url) if url is None else _same(server_url) as target:
                 for seat in (0, 1, None):

@@ -1,0 +1,98 @@
+"""Room ownership across server nodes: one node at a time owns a live room, by a lease in Redis.
+
+A node takes a room's lease (``SET NX PX``, value: its node id) before it serves the room, and renews the
+leases of its rooms every third of their time to live. Taking a lease also increases the room's fencing
+token (``fence`` in the room's hash), and every script that writes a room's decisions or seats refuses a
+token that is not the current one: a node that lost its lease (a pause, a network split) can never write
+to the room again, even if it still believes it owns it. The fence, not the lease, makes writes safe.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+
+import redis.asyncio as aioredis
+
+__all__ = ["LEASE_MS", "Leases", "lease_key", "new_node_id"]
+
+LEASE_MS = int(os.environ.get("CARDROOM_LEASE_MS", "10000"))
+"""How long a lease lasts unless renewed (milliseconds); renewed every third of it."""
+
+# KEYS: lease, room; ARGV: node, ttl. Returns {fence, holder}: fence 0 when another node holds the lease,
+# -1 when there is no such room.
+_TAKE = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return {-1, ''} end
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return {0, holder} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return {redis.call('HINCRBY', KEYS[2], 'fence', 1), ARGV[1]}
+"""
+
+# KEYS: leases; ARGV: node, ttl. For each lease, 1 if it is still ours (and renewed), else 0.
+_RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+
+# KEYS: lease; ARGV: node. The lease given up, if it is still ours.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def lease_key(room: str) -> str:
+    return f"cardroom:room:{room}:lease"
+
+
+def new_node_id(port: int = 0) -> str:
+    """A node id for a server started without one: its host name and port, the same when the same server
+    restarts, so that it takes its rooms back at once instead of waiting for its old leases to lapse."""
+    return f"{socket.gethostname()}:{port}" if port else f"{socket.gethostname()}-{secrets.token_hex(3)}"
+
+
+class Leases:
+    """Taking, renewing and giving up room leases for one node."""
+
+    def __init__(self, redis: aioredis.Redis, node: str) -> None:
+        self.redis = redis
+        self.node = node
+        self._take = redis.register_script(_TAKE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    async def take(self, room: str) -> tuple[int, str]:
+        """(the room's new fencing token, this node) once the lease is ours; (0, holder) when another node holds
+        it; (-1, "") when there is no such room."""
+        fence, holder = await self._take(keys=[lease_key(room), f"cardroom:room:{room}"], args=[self.node, LEASE_MS])
+        return int(fence), holder.decode() if isinstance(holder, bytes) else str(holder)
+
+    async def renew(self, rooms: list[str]) -> list[str]:
+        """Renew the leases of ``rooms``; returns those no longer ours."""
+        if not rooms:
+            return []
+        kept = await self._renew(keys=[lease_key(r) for r in rooms], args=[self.node, LEASE_MS])
+        return [room for room, ok in zip(rooms, kept, strict=True) if not ok]
+
+    async def release_many(self, rooms: list[str]) -> None:
+        """Give up the leases of ``rooms`` (those still ours), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room in rooms:
+                await self._release(keys=[lease_key(room)], args=[self.node], client=pipe)
+            await pipe.execute()
+
+    async def holders(self, rooms: list[str]) -> list[str | None]:
+        """Who holds each room's lease (None: nobody, the room is orphaned)."""
+        if not rooms:
+            return []
+        raw = await self.redis.mget([lease_key(r) for r in rooms])
+        return [v.decode() if isinstance(v, bytes) else None for v in raw]

@@ -1,0 +1,156 @@
+"""Several server nodes on one Redis: one owns a live room at a time, by a lease; a node that lost its lease
+(paused past it) can never write again (the fencing token); a dead node's matches go on on another node."""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from client import Client, ClientError
+from client.connection import ConnectionLost, Seat
+from server.redis_process import free_port
+from server.store import Store
+from tests.server.helpers import play_to_end, play_turn
+
+LEASE_MS = 1000
+
+Start = Callable[[str], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
+
+
+@pytest.fixture
+async def node(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
+    """Start a server node (``--node-id``) on the test's Redis with short leases; each is killed at the end."""
+    procs: list[subprocess.Popen[bytes]] = []
+
+    async def start(name: str) -> tuple[subprocess.Popen[bytes], str]:
+        port = free_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
+             "--node-id", name], cwd=repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, "CARDROOM_LEASE_MS": str(LEASE_MS)})
+        procs.append(proc)
+        url = f"ws://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                await (await Client.connect(url)).close()
+                return proc, url
+            except OSError:
+                await asyncio.sleep(0.05)
+        raise AssertionError(f"node {name} did not start")
+
+    yield lambda name: asyncio.ensure_future(start(name))
+    for proc in procs:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGCONT)
+            proc.kill()
+        proc.wait()
+
+
+async def _resume(url: str, seat: Seat) -> tuple[Client, Seat]:
+    """Resume ``seat`` on the node at ``url``, retrying while the room's old lease has not lapsed yet."""
+    for _ in range(100):
+        client = await Client.connect(url)
+        try:
+            return client, await client.resume(seat.room, seat.token)
+        except ClientError as exc:
+            await client.close()
+            if exc.code != "unavailable":
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("the room was never taken over")
+
+
+async def test_a_paused_owner_is_fenced_off_once_another_node_took_its_room(node: Start, redis_url: str) -> None:
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    a1, b1 = await Client.connect(url_a), await Client.connect(url_a)
+    sa = await a1.create("creature_wars", seed=99)
+    assert isinstance(sa, Seat)
+    sb = await b1.join(sa.room)
+    rng = random.Random(1)
+    for _ in range(2):
+        await play_turn([(a1, sa), (b1, sb)], rng)
+    os.kill(proc_a.pid, signal.SIGSTOP)  # a pause past its lease (a GC pause, a partition)
+    await asyncio.sleep(2 * LEASE_MS / 1000)
+    a2, ra = await _resume(url_b, sa)
+    b2, rb = await _resume(url_b, sb)
+    taken = (await a2.wait_view(sa.room, lambda v: True))["version"]
+    await play_turn([(a2, ra), (b2, rb)], rng)  # node B serves the match now
+    version = a2.versions[sa.room]
+    assert version > taken
+    os.kill(proc_a.pid, signal.SIGCONT)
+    stale = a1.views[sa.room]
+    legal = [d for d in stale["legal"]] or [{"kind": "play", "slot": 0}]
+    with pytest.raises((ClientError, ConnectionLost, TimeoutError)):
+        reply = await a1.decide(sa, legal[0])  # node A still believes it owns the room
+        raise AssertionError(f"a fenced node acknowledged a decision: {reply}")
+    store = Store(redis_url)
+    try:
+        assert await store.version(sa.room) == version  # nothing of node A's landed
+        assert len(await store.log(sa.room)) == version
+    finally:
+        await store.close()
+    await play_to_end([(a2, ra), (b2, rb)], seed=3)
+    for c in (a1, b1, a2, b2):
+        await c.close()
+
+
+async def test_a_killed_owners_match_goes_on_on_another_node_with_nothing_lost(node: Start) -> None:
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    a1, b1 = await Client.connect(url_a), await Client.connect(url_a)
+    sa = await a1.create("creature_wars", seed=42)
+    assert isinstance(sa, Seat)
+    sb = await b1.join(sa.room)
+    rng = random.Random(2)
+    for _ in range(3):
+        await play_turn([(a1, sa), (b1, sb)], rng)
+    acked = a1.versions[sa.room]
+    hand = a1.views[sa.room]["hands"][0]["cards"]
+    proc_a.kill()  # SIGKILL
+    proc_a.wait()
+    a2, ra = await _resume(url_b, sa)
+    b2, rb = await _resume(url_b, sb)
+    view = await a2.wait_view(sa.room, lambda v: True)
+    assert view["version"] == acked and view["hands"][0]["cards"] == hand
+    await play_to_end([(a2, ra), (b2, rb)], seed=4)
+    assert a2.views[sa.room]["outcome"] is not None
+    for c in (a1, b1, a2, b2):
+        await c.close()
+
+
+async def test_a_write_with_an_old_fencing_token_is_refused_even_at_the_right_version(redis_url: str) -> None:
+    """The version check alone would let a paused owner's write land when the new owner has not written yet:
+    the fencing token refuses it."""
+    import msgpack
+
+    from server.errors import Fenced
+    from server.lease import Leases, lease_key
+    from server.store import RoomRecord
+
+    store = Store(redis_url)
+    try:
+        assert await store.create(RoomRecord(room="f1", game="creature_wars", options={}, seed=1, commitment="c",
+                                             created=1.0, version=0, state={"x": 1}, seats=(None, None)))
+        old, _ = await Leases(store.redis, "A").take("f1")
+        assert (await Leases(store.redis, "B").take("f1"))[0] == 0  # A holds it
+        await store.redis.delete(lease_key("f1"))  # A's lease lapses
+        new, holder = await Leases(store.redis, "B").take("f1")
+        assert (new, holder) == (old + 1, "B")
+        record = msgpack.packb({"v": 1, "seat": 0, "d": {"kind": "play", "slot": 0}, "ts": 1.0})
+        with pytest.raises(Fenced):
+            await store.commit("f1", 0, 1, b"", record, False, fence=old)
+        with pytest.raises(Fenced):
+            await store.claim("f1", 0, "hash", "ann", fence=old)
+        assert await store.version("f1") == 0 and await store.holder("f1", 0) is None
+        await store.commit("f1", 0, 1, b"", record, False, fence=new)
+        assert await store.version("f1") == 1
+    finally:
+        await store.close()
