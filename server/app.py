@@ -69,6 +69,7 @@ async def run(
             loop.add_signal_handler(sig, stop.set)
 
     admission = Admission(per_address)
+    lobby.serving_players = lambda: bool(admission.open)
     accepted = exposure.origins(origins)
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:

@@ -10,6 +10,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -84,6 +85,8 @@ class Lobby:
         self.alive: float | None = None
         """When a server last said it was running, before this one restored its rooms."""
         self.warming: asyncio.Task[None] | None = None
+        self.serving_players: Callable[[], bool] = lambda: True
+        """Whether players are connected to this node now (set by the app)."""
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)
@@ -289,8 +292,10 @@ class Lobby:
                 room.lost()
 
     async def adopt_orphans(self) -> None:
-        """Open rooms with no lease (their node stopped renewing): load and serve them here."""
-        if self.warming is not None and not self.warming.done():
+        """Open rooms with no lease (their node stopped renewing): load and serve them here, if players are
+        connected to this node (a node standing by, that the proxy sends nobody to, leaves them to the node
+        that serves, or to a restarting one that takes its rooms back)."""
+        if (self.warming is not None and not self.warming.done()) or not self.serving_players():
             return
         away = [i for i in await self.store.open_ids() if i not in self.rooms]
         orphans = [i for i, holder in zip(away, await self.leases.holders(away), strict=True) if holder is None]

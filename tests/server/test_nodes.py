@@ -154,3 +154,31 @@ async def test_a_write_with_an_old_fencing_token_is_refused_even_at_the_right_ve
         assert await store.version("f1") == 1
     finally:
         await store.close()
+
+
+async def test_a_dead_nodes_timed_match_is_adopted_and_its_clock_runs_out_on_another(node: Start, redis_url: str) -> None:
+    """Nobody resumes: the node players are connected to adopts the orphaned room, and the clock that ran
+    on the dead node times the seat out there."""
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    a1, b1 = await Client.connect(url_a), await Client.connect(url_a)
+    made = await a1.request("create_room", game="creature_wars", seed=5, clock={"move": 2, "bank": 0, "increment": 0},
+                            sit=False)
+    sa = await a1.join(made["room"])
+    await b1.join(sa.room)
+    await a1.wait_view(sa.room, lambda v: v["version"] == 0)
+    proc_a.kill()
+    proc_a.wait()
+    async with await Client.connect(url_b):  # someone is connected to node B: it serves players
+        store = Store(redis_url)
+        try:
+            for _ in range(100):
+                if (await store.version(sa.room) or 0) > 0:
+                    break
+                await asyncio.sleep(0.1)
+            log = await store.log(sa.room)
+        finally:
+            await store.close()
+    assert log and log[0].get("server") and log[0]["d"]["kind"] == "timeout"
+    for c in (a1, b1):
+        await c.close()
