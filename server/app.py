@@ -110,7 +110,7 @@ async def run(
         await sweeper
         await keeper
         with contextlib.suppress(Exception):  # a stopped node gives its rooms up: another may take them at once
-            await lobby.leases.release_many(lobby.owned())
+            await lobby.leases.retire(lobby.owned())
         if beside is not None:
             beside.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

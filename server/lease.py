@@ -50,6 +50,10 @@ return 0
 """
 
 
+NODE_PREFIX = "cardroom:node:"
+"""``cardroom:node:{id}``: a node's liveness, renewed with its leases."""
+
+
 def lease_key(room: str) -> str:
     return f"cardroom:room:{room}:lease"
 
@@ -83,12 +87,24 @@ class Leases:
         kept = await self._renew(keys=[lease_key(r) for r in rooms], args=[self.node, LEASE_MS])
         return [room for room, ok in zip(rooms, kept, strict=True) if not ok]
 
+    async def retire(self, rooms: list[str]) -> None:
+        """This node stops: its leases given up (another node may take its rooms at once), and it is no
+        longer counted alive."""
+        await self.release_many(rooms)
+        await self.redis.delete(f"{NODE_PREFIX}{self.node}")
+
     async def release_many(self, rooms: list[str]) -> None:
         """Give up the leases of ``rooms`` (those still ours), in one round trip."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for room in rooms:
                 await self._release(keys=[lease_key(room)], args=[self.node], client=pipe)
             await pipe.execute()
+
+    async def beat(self) -> int:
+        """Say this node is alive (for a lease's time); returns how many other nodes say so."""
+        await self.redis.set(f"{NODE_PREFIX}{self.node}", b"1", px=LEASE_MS)
+        others = [key async for key in self.redis.scan_iter(match=f"{NODE_PREFIX}*")]
+        return sum(1 for key in others if key.decode() != f"{NODE_PREFIX}{self.node}")
 
     async def holders(self, rooms: list[str]) -> list[str | None]:
         """Who holds each room's lease (None: nobody, the room is orphaned)."""

@@ -278,8 +278,12 @@ class Lobby:
             if stop.is_set():
                 return
             try:
-                await self.renew()
-                await self.adopt_orphans()
+                others = await self.leases.beat()
+                if others and not self.serving_players():
+                    await self.hand_over()
+                else:
+                    await self.renew()
+                    await self.adopt_orphans()
             except Exception:
                 log.exception("leases not renewed; trying again")
 
@@ -290,6 +294,17 @@ class Lobby:
             if room is not None:
                 log.warning("room lease lost: another node serves it now", extra={"room": room_id})
                 room.lost()
+
+    async def hand_over(self) -> None:
+        """Nobody plays on this node while others run (it stands by): give its live rooms up, so that the node
+        players are connected to adopts them (a node back from a pause must not keep rooms from them)."""
+        live = [room_id for room_id, room in self.rooms.items() if not room.over and not room.moved]
+        for room_id in live:
+            room = self.rooms.pop(room_id)
+            room.lost()
+        if live:
+            await self.leases.release_many(live)
+            log.info("rooms handed over: nobody plays on this node", extra={"rooms": len(live)})
 
     async def adopt_orphans(self) -> None:
         """Open rooms with no lease (their node stopped renewing): load and serve them here, if players are

@@ -182,3 +182,28 @@ async def test_a_dead_nodes_timed_match_is_adopted_and_its_clock_runs_out_on_ano
     assert log and log[0].get("server") and log[0]["d"]["kind"] == "timeout"
     for c in (a1, b1):
         await c.close()
+
+
+async def test_a_node_nobody_plays_on_hands_its_rooms_to_the_one_players_use(node: Start, redis_url: str) -> None:
+    """A node standing by (no players connected, another node alive) keeps no live room: the node the players
+    are connected to takes them, as after the first node came back from a pause behind the proxy."""
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    async with await Client.connect(url_b) as a1, await Client.connect(url_b) as b1:
+        sa = await a1.create("creature_wars", seed=7)
+        assert isinstance(sa, Seat)
+        await b1.join(sa.room)
+    async with await Client.connect(url_a) as watcher:  # players are on node A now
+        store = Store(redis_url)
+        try:
+            holder = None
+            for _ in range(100):
+                holder = await store.redis.get(f"cardroom:room:{sa.room}:lease")
+                if holder == b"A":
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            await store.close()
+        assert holder == b"A"
+        await watcher.spectate(sa.room)
+        assert (await watcher.wait_view(sa.room, lambda v: True))["version"] == 0
