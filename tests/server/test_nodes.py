@@ -67,16 +67,22 @@ async def _resume(url: str, seat: Seat) -> tuple[Client, Seat]:
     raise AssertionError("the room was never taken over")
 
 
+async def _match_on(url: str, seed: int, turns: int, rng: random.Random) -> tuple[Client, Seat, Client, Seat]:
+    """Two players on the node at ``url``, ``turns`` turns into a Creature Wars match."""
+    a, b = await Client.connect(url), await Client.connect(url)
+    sa = await a.create("creature_wars", seed=seed)
+    assert isinstance(sa, Seat)
+    sb = await b.join(sa.room)
+    for _ in range(turns):
+        await play_turn([(a, sa), (b, sb)], rng)
+    return a, sa, b, sb
+
+
 async def test_a_paused_owner_is_fenced_off_once_another_node_took_its_room(node: Start, redis_url: str) -> None:
     proc_a, url_a = await node("A")
     _, url_b = await node("B")
-    a1, b1 = await Client.connect(url_a), await Client.connect(url_a)
-    sa = await a1.create("creature_wars", seed=99)
-    assert isinstance(sa, Seat)
-    sb = await b1.join(sa.room)
     rng = random.Random(1)
-    for _ in range(2):
-        await play_turn([(a1, sa), (b1, sb)], rng)
+    a1, sa, b1, sb = await _match_on(url_a, 99, 2, rng)
     os.kill(proc_a.pid, signal.SIGSTOP)  # a pause past its lease (a GC pause, a partition)
     await asyncio.sleep(2 * LEASE_MS / 1000)
     a2, ra = await _resume(url_b, sa)
@@ -105,13 +111,7 @@ async def test_a_paused_owner_is_fenced_off_once_another_node_took_its_room(node
 async def test_a_killed_owners_match_goes_on_on_another_node_with_nothing_lost(node: Start) -> None:
     proc_a, url_a = await node("A")
     _, url_b = await node("B")
-    a1, b1 = await Client.connect(url_a), await Client.connect(url_a)
-    sa = await a1.create("creature_wars", seed=42)
-    assert isinstance(sa, Seat)
-    sb = await b1.join(sa.room)
-    rng = random.Random(2)
-    for _ in range(3):
-        await play_turn([(a1, sa), (b1, sb)], rng)
+    a1, sa, b1, sb = await _match_on(url_a, 42, 3, random.Random(2))
     acked = a1.versions[sa.room]
     hand = a1.views[sa.room]["hands"][0]["cards"]
     proc_a.kill()  # SIGKILL
