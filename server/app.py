@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -19,11 +20,13 @@ from protocol.messages import MAX_FRAME
 from server import exposure, logs, metrics
 from server.admission import PER_ADDRESS, Admission
 from server.clock import heartbeat
+from server.directory import Directory
 from server.expiry import Sweeper
 from server.health import Health, wait_for_store
 from server.lease import new_node_id
 from server.lobby import Lobby
 from server.redis_process import RedisProcess
+from server.relay import Relay
 from server.session import Session
 from server.store import Store
 
@@ -60,6 +63,10 @@ async def run(
     health.start()
     lobby = Lobby(store, health, node or new_node_id(port))
     restored = await lobby.restore()
+    relay = lobby.relay = Relay(lobby, functools.partial(Session.stand_in, lobby))
+    await relay.start()
+    directory = lobby.directory = Directory(lobby)
+    await directory.start()
     metrics.ROOMS.lobbies.add(lobby)
     stop = stop or asyncio.Event()
     beating = asyncio.create_task(heartbeat(store, stop))
@@ -69,7 +76,7 @@ async def run(
             loop.add_signal_handler(sig, stop.set)
 
     admission = Admission(per_address)
-    lobby.serving_players = lambda: bool(admission.open)
+    lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)
     accepted = exposure.origins(origins)
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
@@ -89,7 +96,7 @@ async def run(
         peer = admission.enter(ws)
         metrics.CONNECTIONS.inc()
         try:
-            await Session(ws, lobby).run()
+            await Session.over(ws, lobby).run()
         finally:
             metrics.CONNECTIONS.dec()
             admission.leave(peer)
@@ -117,6 +124,8 @@ async def run(
                 await beside
         if lobby.warming is not None:
             lobby.warming.cancel()
+        await relay.stop()
+        await directory.stop()
     await beating
     metrics.ROOMS.lobbies.discard(lobby)
     await health.stop()

@@ -15,7 +15,7 @@ import msgpack
 from protocol import ErrorCode, ProtocolError, encode
 
 if TYPE_CHECKING:
-    from server.connection import Connection
+    from server.connection import Peer
     from server.room import Room
     from server.store import Store
 
@@ -79,13 +79,13 @@ def _key(room: str) -> str:
     return f"cardroom:room:{room}:chat"
 
 
-def _readers(room: Room, seat: int | None) -> list[Connection]:
+def _readers(room: Room, seat: int | None) -> list[Peer]:
     """Who may read a line from ``seat``: everyone, unless a spectator speaks in a ``spectators`` room."""
     private = seat is None and room.spectator_chat == "spectators"
     return [conn for conn, watching in room.watchers.items() if not private or watching is None]
 
 
-async def post(store: Store, room: Room, conn: Connection, text: str, limiter: Limiter, re: int) -> None:
+async def post(store: Store, room: Room, conn: Peer, text: str, limiter: Limiter, re: int) -> None:
     """Store a line (after the checks) and send it to every connection allowed to read it."""
     if conn not in room.watchers:
         raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"chat: you are not in room {room.id}; join, resume or spectate it first")

@@ -22,7 +22,7 @@ from websockets.protocol import State
 
 from server import metrics
 
-__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection"]
+__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection", "Peer"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -36,24 +36,40 @@ CLOSE_TIMEOUT = 2.0
 _ids = itertools.count(1)
 
 
-class Connection:
-    """A websocket plus the rooms it is in (room id -> seat, ``None`` for spectating)."""
+class Peer:
+    """Whom a room sends frames to: a client's websocket here, or one relayed from another node
+    (server/relay.py); with the rooms it is in (room id -> seat, ``None`` for spectating)."""
 
-    def __init__(self, ws: ServerConnection, on_drop: Callable[[Connection], None] | None = None) -> None:
+    def __init__(self, on_drop: Callable[[Peer], None] | None = None) -> None:
         self.id = next(_ids)
-        self.ws = ws
         self.name = ""
         self.player: str | None = None
         """The public player id from ``hello``'s key; None for a guest."""
         self.greeted = False
         self.rooms: dict[str, int | None] = {}
+        self.dead = False
+        self.on_drop = on_drop
+
+    def send(self, frame: bytes) -> None:
+        """Pass a frame on, never waiting."""
+        raise NotImplementedError
+
+    def drop(self, reason: str) -> None:
+        """Stop serving this peer: it is told ``reason`` and may reconnect."""
+        raise NotImplementedError
+
+
+class Connection(Peer):
+    """A client's websocket, its frames written at once or queued (see the module's docstring)."""
+
+    def __init__(self, ws: ServerConnection, on_drop: Callable[[Peer], None] | None = None) -> None:
+        super().__init__(on_drop)
+        self.ws = ws
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue(OUTBOX)
         self.queued = 0
         """Bytes in the outbox."""
-        self.dead = False
         self.busy = False
         """The writer task is sending a queued frame: a new one must queue behind it, in order."""
-        self.on_drop = on_drop
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
 

@@ -12,7 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
-from server.connection import Connection
+from server.connection import Peer
 from server.store import LIVE_TTL, OPEN, PREFIX
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def listed(room: Room, now: float | None = None) -> bool:
     return room.ended is None or (now or time.time()) - room.ended < LISTED_AFTER_END
 
 
-async def close(lobby: Lobby, room: Room, reason: str, by: Connection | None = None, re: int | None = None) -> None:
+async def close(lobby: Lobby, room: Room, reason: str, by: Peer | None = None, re: int | None = None) -> None:
     """Delete a waiting room (the caller holds its lock) and tell everyone watching it why."""
     key = f"{PREFIX}room:{room.id}"
     script = lobby.store.redis.register_script(_CLOSE)
@@ -60,7 +60,7 @@ async def close(lobby: Lobby, room: Room, reason: str, by: Connection | None = N
     tell_closed(lobby, room, reason, by, re)
 
 
-def tell_closed(lobby: Lobby, room: Room, reason: str, by: Connection | None = None, re: int | None = None) -> None:
+def tell_closed(lobby: Lobby, room: Room, reason: str, by: Peer | None = None, re: int | None = None) -> None:
     """Take a room out of the lobby and tell everyone watching it why (``room_closed``)."""
     lobby.rooms.pop(room.id, None)
     room.closed = reason
@@ -78,7 +78,7 @@ def tell_closed(lobby: Lobby, room: Room, reason: str, by: Connection | None = N
     log.info("room %s closed: %s", room.id, reason)
 
 
-async def cancel(lobby: Lobby, room: Room, conn: Connection, token: str, re: int) -> None:
+async def cancel(lobby: Lobby, room: Room, conn: Peer, token: str, re: int) -> None:
     """``cancel``: the holder of a seat in a room still waiting for players deletes it."""
     async with room.lock:
         try:

@@ -80,6 +80,17 @@ class Leases:
         fence, holder = await self._take(keys=[lease_key(room), f"cardroom:room:{room}"], args=[self.node, LEASE_MS])
         return int(fence), holder.decode() if isinstance(holder, bytes) else str(holder)
 
+    async def take_many(self, rooms: list[str]) -> list[int]:
+        """:meth:`take` for many rooms in one round trip: each room's new fencing token, 0 where another node
+        holds the lease, -1 where there is no such room."""
+        if not rooms:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room in rooms:
+                await self._take(keys=[lease_key(room), f"cardroom:room:{room}"], args=[self.node, LEASE_MS], client=pipe)
+            taken = await pipe.execute()
+        return [int(fence) for fence, _ in taken]
+
     async def renew(self, rooms: list[str]) -> list[str]:
         """Renew the leases of ``rooms``; returns those no longer ours."""
         if not rooms:
@@ -103,8 +114,17 @@ class Leases:
     async def beat(self) -> int:
         """Say this node is alive (for a lease's time); returns how many other nodes say so."""
         await self.redis.set(f"{NODE_PREFIX}{self.node}", b"1", px=LEASE_MS)
-        others = [key async for key in self.redis.scan_iter(match=f"{NODE_PREFIX}*")]
-        return sum(1 for key in others if key.decode() != f"{NODE_PREFIX}{self.node}")
+        return sum(1 for node in await self.nodes() if node != self.node)
+
+    async def nodes(self) -> list[str]:
+        """The nodes that say they are alive."""
+        return [key.decode()[len(NODE_PREFIX):] async for key in self.redis.scan_iter(match=f"{NODE_PREFIX}*")]
+
+    async def alive(self, nodes: list[str]) -> list[bool]:
+        """Whether each node still says it is alive (:meth:`beat`)."""
+        if not nodes:
+            return []
+        return [v is not None for v in await self.redis.mget([f"{NODE_PREFIX}{n}" for n in nodes])]
 
     async def holders(self, rooms: list[str]) -> list[str | None]:
         """Who holds each room's lease (None: nobody, the room is orphaned)."""

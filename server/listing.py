@@ -6,12 +6,17 @@ for its score) of every room: a room's summary is rebuilt only when something it
 from __future__ import annotations
 
 import bisect
+import heapq
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 from protocol import ErrorCode, ProtocolError
 from server import expiry
 from server.room import Room
+
+if TYPE_CHECKING:
+    from server.directory import Others
 
 __all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "STATUSES", "Rooms"]
 
@@ -22,6 +27,10 @@ MAX_LIMIT = 200
 STATUSES = frozenset({"waiting", "playing", "over"})
 
 Stamp = tuple[int, int, int, str, float | None]
+Listed = tuple[float, str, "Room | dict[str, Any]"]
+"""(created, id, a room of this node or another node's entry of one)."""
+_UNSHOWN = frozenset({"created", "owners"})
+"""Fields of another node's entry that only the listing reads (server/directory.py)."""
 
 
 def _stamp(room: Room) -> Stamp:
@@ -74,32 +83,54 @@ class Rooms(dict[str, Room]):
             self.cached[room.id] = (stamp, built)
         return built
 
-    def page(self, game: str | None, status: str | None, cursor: str | None, limit: int | None
-             ) -> tuple[list[dict[str, Any]], str | None]:
-        """Listed rooms after ``cursor`` in creation order (oldest first), at most ``limit``; and the cursor
-        of the next page (None when this one reaches the end)."""
+    def page(self, game: str | None, status: str | None, cursor: str | None, limit: int | None,
+             others: Others | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """Listed rooms after ``cursor`` in creation order (oldest first), at most ``limit``, this node's and
+        (``others``) those other nodes publish; and the cursor of the next page (None when this one reaches the end)."""
         if status is not None and status not in STATUSES:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"list_rooms: field 'status' must be one of {', '.join(sorted(STATUSES))}")
         limit = DEFAULT_LIMIT if limit is None else limit
         if not 1 <= limit <= MAX_LIMIT:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"list_rooms: field 'limit' must be from 1 to {MAX_LIMIT}")
-        start = 0 if cursor is None else bisect.bisect_right(self.order, _parse(cursor))
+        key = None if cursor is None else _parse(cursor)
         now = time.time()
 
-        def accept(r: Room) -> bool:
-            return (game is None or r.game.name == game) and (status is None or r.status == status) and expiry.listed(r, now)
+        def summary(item: Room | dict[str, Any]) -> dict[str, Any] | None:
+            """The item's summary if the page lists it."""
+            if isinstance(item, Room):
+                if not expiry.listed(item, now):
+                    return None
+                shown = (item.game.name, item.status)
+            elif item["room"] in self:  # this node serves it now: its own summary is the newer
+                return None
+            else:
+                shown = (item["game"], item["status"])
+            if (game is not None and shown[0] != game) or (status is not None and shown[1] != status):
+                return None
+            if isinstance(item, Room):
+                return self.summary(item)
+            return {k: v for k, v in item.items() if k not in _UNSHOWN}
 
         out: list[dict[str, Any]] = []
-        for at in range(start, len(self.order)):
-            created, rid = self.order[at]
-            room = self[rid]
-            if not accept(room):
+        items = self._after(key, others)
+        for created, rid, item in items:
+            shown = summary(item)
+            if shown is None:
                 continue
-            out.append(self.summary(room))
+            out.append(shown)
             if len(out) == limit:
-                more = any(accept(self[r]) for _, r in self.order[at + 1:])
+                more = any(summary(rest) is not None for _, _, rest in items)
                 return out, (f"{created!r}/{rid}" if more else None)
         return out, None
+
+    def _after(self, key: tuple[float, str] | None, others: Others | None) -> Iterator[Listed]:
+        """(created, id, room or another node's entry) after ``key``, in creation order."""
+        start = 0 if key is None else bisect.bisect_right(self.order, key)
+        mine: Iterator[Listed] = ((created, rid, self[rid]) for created, rid in self.order[start:])
+        if others is None:
+            return mine
+        theirs: Iterator[Listed] = others.after(key)
+        return cast(Iterator[Listed], heapq.merge(mine, theirs, key=lambda item: (item[0], item[1])))
 
 
 def _parse(cursor: str) -> tuple[float, str]:

@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
@@ -29,6 +29,10 @@ from server.listing import Rooms
 from server.quota import Quota
 from server.room import Room
 from server.store import RoomRecord, Store
+
+if TYPE_CHECKING:
+    from server.directory import Directory
+    from server.relay import Relay
 
 __all__ = ["Lobby"]
 
@@ -86,7 +90,11 @@ class Lobby:
         """When a server last said it was running, before this one restored its rooms."""
         self.warming: asyncio.Task[None] | None = None
         self.serving_players: Callable[[], bool] = lambda: True
-        """Whether players are connected to this node now (set by the app)."""
+        """Whether players are connected to this node now, directly or relayed (set by the app)."""
+        self.directory: Directory | None = None
+        """What the other nodes list (server/directory.py; set by the app)."""
+        self.relay: Relay | None = None
+        """Requests about rooms other nodes own, relayed to them (server/relay.py; set by the app)."""
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)
@@ -97,7 +105,15 @@ class Lobby:
     def listing(self, game: str | None = None, status: str | None = None, cursor: str | None = None,
                 limit: int | None = None) -> tuple[list[dict[str, Any]], str | None]:
         """A page of the listed rooms (oldest first) and the cursor of the next one (see server/listing.py)."""
-        return self.rooms.page(game, status, cursor, limit)
+        return self.rooms.page(game, status, cursor, limit, self.directory.others if self.directory else None)
+
+    def elsewhere(self, room_id: str) -> dict[str, Any] | None:
+        """The summary (with ``owners``, the players holding its seats) another node published of a room this
+        node does not serve."""
+        if self.directory is None or room_id in self.rooms:
+            return None
+        entry = self.directory.entry(room_id)
+        return {k: v for k, v in entry.items() if k != "created"} if entry is not None else None
 
     async def find(self, room_id: str) -> Room:
         """A room in memory, else one loaded from Redis (a finished one, or one a restart has not loaded yet);
@@ -115,8 +131,8 @@ class Lobby:
             raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"no room {room_id!r}")
         found = self.rooms.get(room_id) or await self.adopt(record)  # (loaded meanwhile by another request?)
         if found is None:
-            fence, holder = await self.leases.take(room_id)
-            if fence == 0:
+            holder = (await self.leases.holders([room_id]))[0]
+            if holder is not None and holder != self.leases.node:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"room {room_id} is served by another server node "
                                                            f"({holder}); try again through the proxy")
             raise ProtocolError(ErrorCode.INTERNAL, f"room {room_id} cannot be loaded: its stored log does not replay")
@@ -229,13 +245,14 @@ class Lobby:
         requests every few rooms; their clocks, carried over the downtime, are stored batch by batch."""
         for start in range(0, len(ids), LOAD_BATCH):
             records = await self.store.load_many([i for i in ids[start:start + LOAD_BATCH] if i not in self.rooms])
+            fences = await self._fences(records)
             clocks: dict[str, bytes] = {}
             for n, record in enumerate(records):
                 if n % WARM_BATCH == WARM_BATCH - 1:
                     await asyncio.sleep(0)
                 if record.room in self.rooms:  # loaded meanwhile by a request
                     continue
-                room = await self.adopt(record)
+                room = self._install(record, fences[record.room])
                 if room is not None:
                     clocks[record.room] = msgpack.packb(room.clock.data())
             try:
@@ -243,9 +260,25 @@ class Lobby:
             except Exception:  # the clocks run on in memory; the next decision stores them
                 log.exception("restored clocks not stored")
 
+    async def _fences(self, records: list[RoomRecord]) -> dict[str, int | None]:
+        """The leases of many stored rooms taken in one round trip (see :meth:`adopt`): by room, the fencing
+        token, 0 for one another node holds, None for a finished match (it needs none)."""
+        running = [r.room for r in records if r.ended is None]
+        taken = dict(zip(running, await self.leases.take_many(running), strict=True))
+        return {r.room: taken.get(r.room) for r in records}
+
     async def adopt(self, record: RoomRecord) -> Room | None:
-        """A stored room made live here: its lease taken if its match runs (None if another node holds it),
-        its state rebuilt, its clock carried over the downtime and armed."""
+        """A stored room made live here, its lease taken if its match runs: see :meth:`_install`."""
+        fence = None
+        if record.ended is None:  # a finished match is only read: any node may show it, no lease needed
+            fence, _ = await self.leases.take(record.room)
+        return self._install(record, fence)
+
+    def _install(self, record: RoomRecord, fence: int | None) -> Room | None:
+        """A stored room made live with the lease token taken for it (None for a finished match; 0 or less:
+        another node holds it, and it is not): its state rebuilt, its clock carried over the downtime and armed."""
+        if fence is not None and fence <= 0:
+            return None
         game = registry.get(record.game)
         if game is None:
             log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
@@ -255,11 +288,6 @@ class Lobby:
         except (ServerError, EngineError):
             log.exception("room not restored: its log does not replay", extra={"room": record.room})
             return None
-        fence: int | None = None
-        if record.ended is None:  # a finished match is only read: any node may show it, no lease needed
-            fence, _ = await self.leases.take(record.room)
-            if fence <= 0:
-                return None
         loaded = self.rooms.get(record.room)
         if loaded is not None:  # loaded meanwhile here: it carries on with the token just taken
             loaded.fence = fence
@@ -284,6 +312,8 @@ class Lobby:
                 else:
                     await self.renew()
                     await self.adopt_orphans()
+                if self.relay is not None:
+                    await self.relay.sweep()
             except Exception:
                 log.exception("leases not renewed; trying again")
 
@@ -314,8 +344,10 @@ class Lobby:
             return
         away = [i for i in await self.store.open_ids() if i not in self.rooms]
         orphans = [i for i, holder in zip(away, await self.leases.holders(away), strict=True) if holder is None]
-        for record in await self.store.load_many(orphans):
-            if record.room not in self.rooms and await self.adopt(record) is not None:
+        records = await self.store.load_many(orphans)
+        fences = await self._fences(records)
+        for record in records:
+            if record.room not in self.rooms and self._install(record, fences[record.room]) is not None:
                 log.info("room adopted from a node that stopped", extra={"room": record.room})
 
     def owned(self) -> list[str]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "KICKS", "OUTBOX_DROPS",
     "RATE_LIMITED",
-    "REFUSED", "ROOMS", "RoomCollector", "scrape",
+    "REFUSED", "RELAYED", "ROOMS", "RoomCollector", "scrape",
 ]
 
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -37,6 +37,9 @@ OUTBOX_DROPS = Counter("cardroom_outbox_drops", "Connections dropped for not rea
 RATE_LIMITED = Counter("cardroom_rate_limited", "Messages dropped by the per-connection rate limit")
 REFUSED = Counter("cardroom_refused_connections", "Handshakes refused, by reason", ["reason"])
 ERRORS = Counter("cardroom_errors", "Error replies sent, by code", ["code"])
+RELAYED = Counter("cardroom_relayed_requests",
+                  "Requests about a room another node owns: relayed to it (out) or served for another node (in)",
+                  ["direction"])
 KICKS = Counter("cardroom_kicks", "Connections the operator dropped (admin kick)")
 
 

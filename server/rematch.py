@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
-from server.connection import Connection
+from server.connection import Peer
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -21,7 +21,7 @@ def swapped(seat: int, seats: int) -> int:
     return seats - 1 - seat
 
 
-async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: int, nonce: str = "") -> None:
+async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, nonce: str = "") -> None:
     """Record a seat's request (and its ``nonce`` for the new deal); the last one creates the new room and
     hands out its seats, each with the nonce its player sent."""
     seat = room.seat_of(token)
@@ -56,8 +56,8 @@ async def rematch(lobby: Lobby, room: Room, conn: Connection, token: str, re: in
     _deliver(room, new, holders, tokens, conn, re)
 
 
-def _deliver(room: Room, new: Room, holders: list[tuple[Connection, int]], tokens: dict[int, tuple[int, str]],
-             conn: Connection, re: int) -> None:
+def _deliver(room: Room, new: Room, holders: list[tuple[Peer, int]], tokens: dict[int, tuple[int, str]],
+             conn: Peer, re: int) -> None:
     """Each holder of an old seat gets its new seat's token, then watches the new room and gets its view."""
     for holder, old in holders:
         new_seat, new_token = tokens[old]

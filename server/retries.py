@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 
 from protocol import ErrorCode, ProtocolError
-from server.connection import Connection
+from server.connection import Peer
 from server.room import Room, hash_token
 
 __all__ = ["held_seat", "key", "reissue"]
@@ -22,7 +22,7 @@ def key(kind: str, scope: str, request: str | None) -> str:
     return f"{kind}:{scope}:{request}" if request else ""
 
 
-def held_seat(room: Room, conn: Connection, player: str, seat: int | None = None) -> int | None:
+def held_seat(room: Room, conn: Peer, player: str, seat: int | None = None) -> int | None:
     """The seat (``seat``, or any) that this player, or for a guest this connection, holds in ``room``."""
     seats = range(len(room.seats)) if seat is None else [seat]
     for n in seats:

@@ -16,7 +16,7 @@ from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
 from server import clock as clocks
 from server import metrics, seeding, snapshots, standings
-from server.connection import Connection
+from server.connection import Peer
 from server.errors import Fenced
 from server.history import History
 from server.reveal import reveal_fields
@@ -69,7 +69,7 @@ class Room:
         self.daily = record.daily
         self.state = state
         self.store = store
-        self.watchers: dict[Connection, Seat | None] = {}
+        self.watchers: dict[Peer, Seat | None] = {}
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
         self.suspect = False
@@ -238,7 +238,7 @@ class Room:
             raise ProtocolError(ErrorCode.UNAVAILABLE, f"seat {seat} was not taken, try again: {exc}") from None
         return hmac.compare_digest(held, digest)
 
-    def watch(self, conn: Connection, seat: Seat | None) -> None:
+    def watch(self, conn: Peer, seat: Seat | None) -> None:
         """``conn`` watches the room, as ``seat`` or as a spectator; a seat has one connection at a time:
         any other connection watching as that seat is moved off it and told why (``seat_moved``)."""
         if seat is not None:
@@ -260,7 +260,7 @@ class Room:
             self.presence(seat, True)
             self.arm()
 
-    def unwatch(self, conn: Connection) -> None:
+    def unwatch(self, conn: Peer) -> None:
         seat = self.watchers.pop(conn, None)
         conn.rooms.pop(self.id, None)
         if seat is not None:
@@ -295,7 +295,7 @@ class Room:
             message["recent"] = recent
         return encode(message)
 
-    async def decide(self, conn: Connection, token: str, version: int, decision: Decision, re: int) -> None:
+    async def decide(self, conn: Peer, token: str, version: int, decision: Decision, re: int) -> None:
         """Check, apply, persist, and only then tell every watcher what it may see."""
         async with self.lock:
             await self.resync()
@@ -340,7 +340,7 @@ class Room:
                                                      f"{', '.join(map(repr, extra))}; it takes {', '.join(sorted(known))}")
         return {key: value for key, value in decision.items() if key not in DISPLAY_ONLY}
 
-    async def _apply(self, seat: Seat, decision: Decision, conn: Connection | None, re: int | None,
+    async def _apply(self, seat: Seat, decision: Decision, conn: Peer | None, re: int | None,
                      by_server: bool = False) -> None:
         """Apply with the engine, persist, then broadcast; the caller holds the lock."""
         current = self.version
@@ -436,7 +436,7 @@ class Room:
             self.broadcast((), None, None)
             self.arm()
 
-    async def resign(self, conn: Connection, token: str, re: int) -> None:
+    async def resign(self, conn: Peer, token: str, re: int) -> None:
         """The seat gives up: the other wins (reason ``resigned``), stored and told like any decision."""
         async with self.lock:
             seat = self._playing(token)
@@ -447,7 +447,7 @@ class Room:
         decision, so its record is kept; the caller holds the lock."""
         await self._apply(0, {"kind": "abort"}, None, None, by_server=True)
 
-    async def abort(self, conn: Connection, token: str, re: int) -> None:
+    async def abort(self, conn: Peer, token: str, re: int) -> None:
         """Offer (or, the last seat to ask, agree) to abort: no result; only before anything is resolved."""
         async with self.lock:
             seat = self._playing(token)
@@ -523,7 +523,7 @@ class Room:
         return reveal_fields(self.seed, self.daily, self.commitment, self.server_seed, self.salt,
                              list(self.nonces) if self.seeding == seeding.PLAYERS else [], self.seeding)
 
-    def broadcast(self, events: Any, decider: Connection | None, re: int | None) -> None:
+    def broadcast(self, events: Any, decider: Peer | None, re: int | None) -> None:
         """Each watcher gets its own view and events; frames are built once per seat."""
         frames: dict[Seat | None, bytes] = {}
         evs: tuple[Event, ...] = tuple(events)

@@ -15,12 +15,13 @@ from engine import registry
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
 from server import admin, admission, chat, expiry, metrics, rematch, replays, retries, standings
-from server.connection import Connection
+from server.connection import Connection, Peer
 from server.history import over_frame
 from server.identity import identify
 from server.lobby import Lobby
 from server.quota import check_spectators
 from server.records import match_record
+from server.relay import ROUTED
 from server.room import Room
 
 __all__ = ["Session"]
@@ -35,18 +36,40 @@ BURST = 80.0
 class Session:
     """Serves one websocket until it closes."""
 
-    def __init__(self, ws: ServerConnection, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, conn: Peer, address: str) -> None:
         self.lobby = lobby
-        self.conn = Connection(ws, on_drop=self.leave_all)
-        self.address = admission.address(ws)
+        self.conn = conn
+        conn.on_drop = self.leave_all
+        self.address = address
         self.tokens = BURST
         self.stamp = time.monotonic()
         self.chat = chat.Limiter()
         self.scope = "conn:" + secrets.token_hex(8)
         """Whose ``request`` keys this connection's are: its own until ``hello`` names a player."""
+        self.relayed = False
+        """A stand-in for a client of another node (server/relay.py): that node greeted and rate-limits it."""
+        self.link = lobby.relay.link_of(conn) if lobby.relay is not None else ""
+        self.remote: dict[str, str] = {}
+        """Rooms this client asked about that another node owns, and that node (server/relay.py)."""
+
+    @classmethod
+    def over(cls, ws: ServerConnection, lobby: Lobby) -> Session:
+        """The session of a client's websocket on this node."""
+        return cls(lobby, Connection(ws), admission.address(ws))
+
+    @classmethod
+    def stand_in(cls, lobby: Lobby, peer: Peer, address: str, name: str, player: str | None, scope: str) -> Session:
+        """The session serving, on the node that owns its rooms, a client another node greeted."""
+        session = cls(lobby, peer, address)
+        peer.greeted, peer.name, peer.player = True, name, player
+        session.scope = scope
+        session.relayed = True
+        return session
 
     def allow(self) -> bool:
         """A token bucket: RATE messages a second on average, BURST at once."""
+        if self.relayed:
+            return True
         now = time.monotonic()
         self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
         self.stamp = now
@@ -60,6 +83,7 @@ class Session:
             self.conn.drop(f"no 'hello' within {admission.HELLO_SECONDS:g} s")
 
     async def run(self) -> None:
+        assert isinstance(self.conn, Connection)
         ws = self.conn.ws
         deadline = asyncio.get_running_loop().call_later(admission.HELLO_SECONDS, self._hello_deadline)
         try:
@@ -72,12 +96,15 @@ class Session:
             self.leave_all(self.conn)
             await self.conn.close()
 
-    def leave_all(self, conn: Connection) -> None:
-        """Stop every room from sending to this connection (it closed, or it was dropped)."""
+    def leave_all(self, conn: Peer) -> None:
+        """Stop every room from sending to this connection (it closed, or it was dropped), here and on the
+        nodes that served it other rooms."""
         for room_id in list(conn.rooms):
             room = self.lobby.rooms.get(room_id)
             if room is not None:
                 room.unwatch(conn)
+        if self.lobby.relay is not None:
+            self.lobby.relay.closed(self)
 
     async def handle(self, frame: str | bytes) -> None:
         if self.conn.dead:
@@ -98,6 +125,11 @@ class Session:
             health = self.lobby.health
             if health is not None and not health.up and kind not in IN_MEMORY:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
+            if kind in ROUTED and not self.relayed and self.lobby.relay is not None:
+                node = await self.lobby.relay.owner(message["room"])
+                if node is not None:  # another node serves the room: it answers, through this connection
+                    self.lobby.relay.forward(self, node, message["room"], frame)
+                    return
             await getattr(self, "on_" + kind)(message, re)
         except (RedisError, OSError) as exc:
             metrics.ERRORS.labels(ErrorCode.UNAVAILABLE.value).inc()
@@ -135,6 +167,12 @@ class Session:
             except (RedisError, OSError) as exc:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"your rooms could not be read, try again: {exc}") from None
             for room_id in held:
+                elsewhere = self.lobby.elsewhere(room_id)
+                if elsewhere is not None:  # another node serves it: as that node published it
+                    owners = elsewhere.pop("owners")
+                    if self.conn.player in owners:
+                        rooms.append({**elsewhere, "seat": owners.index(self.conn.player)})
+                    continue
                 try:
                     room = await self.lobby.find(room_id)
                 except ProtocolError:  # cancelled, expired, or gone from the store

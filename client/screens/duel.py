@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from textual import on
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.reactive import reactive
 
 from client.chat import TableTalk, chat_line
@@ -170,43 +171,35 @@ class DuelScreen(TableScreen):
         event.stop()
         self.post_message(SayChat(self.room, event.text))
 
+    def _confirm(self, question: str, then: Message) -> None:
+        """Ask ``question``; post ``then`` on yes."""
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(then)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
     def action_resign(self) -> None:
         """Give up the match, after a confirmation."""
         if not self.playing():
             self.notify("There is no running match of yours to resign.", severity="warning")
             return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.post_message(ResignMatch(self.room))
-
-        self.app.push_screen(ConfirmScreen(f"Resign the match in room #{self.room}?\nYour opponent wins."), answered)
+        self._confirm(f"Resign the match in room #{self.room}?\nYour opponent wins.", ResignMatch(self.room))
 
     def action_abort(self) -> None:
         """Offer (or accept) to abort before the first result: no winner, nothing recorded."""
         if not self.playing():
             self.notify("There is no running match of yours to abort.", severity="warning")
             return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.post_message(AbortMatch(self.room))
-
-        self.app.push_screen(ConfirmScreen(
-            "Abort this match?\nIt ends with no winner and nothing recorded once both players press A "
-            "(only before the first result)."), answered)
+        self._confirm("Abort this match?\nIt ends with no winner and nothing recorded once both players press A "
+                      "(only before the first result).", AbortMatch(self.room))
 
     def action_cancel_room(self) -> None:
         """Delete our room while it still waits for an opponent."""
         if self.free_seats <= 0 or self.own_seat() is None:
             self.notify("Only a room still waiting for players can be cancelled.", severity="warning")
             return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.post_message(CancelRoom(self.room))
-
-        self.app.push_screen(ConfirmScreen(f"Cancel room #{self.room}?\nIt is deleted for everyone."), answered)
+        self._confirm(f"Cancel room #{self.room}?\nIt is deleted for everyone.", CancelRoom(self.room))
 
     def action_end(self) -> None:
         """Show the end screen (again)."""

@@ -1,11 +1,13 @@
-"""Server-test fixtures: a server whose Redis sits behind a proxy that can lose replies or go away."""
+"""Server-test fixtures: a server whose Redis sits behind a proxy that can lose replies or go away; server nodes."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from tests.server.nodes import Start, nodes
 from tests.server.redis_proxy import ReplyDropper
 from tests.server.servers import serving
 
@@ -22,3 +24,11 @@ async def proxied(redis_url: str) -> AsyncIterator[tuple[str, ReplyDropper]]:
     await proxy.close()
 
 
+
+
+@pytest.fixture
+async def node(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
+    """Start server nodes on the test's Redis with short leases: ``await node("A")`` gives the process and
+    its URL; each is killed at the end."""
+    async with nodes(redis_url, repo_root) as start:
+        yield start

@@ -6,87 +6,25 @@ import asyncio
 import os
 import random
 import signal
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
 import pytest
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
-from server.redis_process import free_port
 from server.store import Store
 from tests.server.helpers import play_to_end, play_turn
-
-LEASE_MS = 1000
-
-Start = Callable[[str], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
-
-
-@pytest.fixture
-async def node(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
-    """Start a server node (``--node-id``) on the test's Redis with short leases; each is killed at the end."""
-    procs: list[subprocess.Popen[bytes]] = []
-
-    async def start(name: str) -> tuple[subprocess.Popen[bytes], str]:
-        port = free_port()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
-             "--node-id", name], cwd=repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, "CARDROOM_LEASE_MS": str(LEASE_MS)})
-        procs.append(proc)
-        url = f"ws://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                await (await Client.connect(url)).close()
-                return proc, url
-            except OSError:
-                await asyncio.sleep(0.05)
-        raise AssertionError(f"node {name} did not start")
-
-    yield lambda name: asyncio.ensure_future(start(name))
-    for proc in procs:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGCONT)
-            proc.kill()
-        proc.wait()
-
-
-async def _resume(url: str, seat: Seat) -> tuple[Client, Seat]:
-    """Resume ``seat`` on the node at ``url``, retrying while the room's old lease has not lapsed yet."""
-    for _ in range(100):
-        client = await Client.connect(url)
-        try:
-            return client, await client.resume(seat.room, seat.token)
-        except ClientError as exc:
-            await client.close()
-            if exc.code != "unavailable":
-                raise
-            await asyncio.sleep(0.1)
-    raise AssertionError("the room was never taken over")
-
-
-async def _match_on(url: str, seed: int, turns: int, rng: random.Random) -> tuple[Client, Seat, Client, Seat]:
-    """Two players on the node at ``url``, ``turns`` turns into a Creature Wars match."""
-    a, b = await Client.connect(url), await Client.connect(url)
-    sa = await a.create("creature_wars", seed=seed)
-    assert isinstance(sa, Seat)
-    sb = await b.join(sa.room)
-    for _ in range(turns):
-        await play_turn([(a, sa), (b, sb)], rng)
-    return a, sa, b, sb
+from tests.server.nodes import LEASE_MS, Start, match_on, resume_on
 
 
 async def test_a_paused_owner_is_fenced_off_once_another_node_took_its_room(node: Start, redis_url: str) -> None:
     proc_a, url_a = await node("A")
     _, url_b = await node("B")
     rng = random.Random(1)
-    a1, sa, b1, sb = await _match_on(url_a, 99, 2, rng)
+    a1, sa, b1, sb = await match_on(url_a, 99, 2, rng)
     os.kill(proc_a.pid, signal.SIGSTOP)  # a pause past its lease (a GC pause, a partition)
     await asyncio.sleep(2 * LEASE_MS / 1000)
-    a2, ra = await _resume(url_b, sa)
-    b2, rb = await _resume(url_b, sb)
+    a2, ra = await resume_on(url_b, sa)
+    b2, rb = await resume_on(url_b, sb)
     taken = (await a2.wait_view(sa.room, lambda v: True))["version"]
     await play_turn([(a2, ra), (b2, rb)], rng)  # node B serves the match now
     version = a2.versions[sa.room]
@@ -111,13 +49,13 @@ async def test_a_paused_owner_is_fenced_off_once_another_node_took_its_room(node
 async def test_a_killed_owners_match_goes_on_on_another_node_with_nothing_lost(node: Start) -> None:
     proc_a, url_a = await node("A")
     _, url_b = await node("B")
-    a1, sa, b1, sb = await _match_on(url_a, 42, 3, random.Random(2))
+    a1, sa, b1, sb = await match_on(url_a, 42, 3, random.Random(2))
     acked = a1.versions[sa.room]
     hand = a1.views[sa.room]["hands"][0]["cards"]
     proc_a.kill()  # SIGKILL
     proc_a.wait()
-    a2, ra = await _resume(url_b, sa)
-    b2, rb = await _resume(url_b, sb)
+    a2, ra = await resume_on(url_b, sa)
+    b2, rb = await resume_on(url_b, sb)
     view = await a2.wait_view(sa.room, lambda v: True)
     assert view["version"] == acked and view["hands"][0]["cards"] == hand
     await play_to_end([(a2, ra), (b2, rb)], seed=4)

@@ -1,0 +1,198 @@
+"""The lobby across nodes: each node publishes the summaries of the rooms it lists, and keeps a copy of what
+every other live node publishes, so any node lists every room.
+
+A node keeps its listed rooms in the hash ``cardroom:listed:{node}`` (room -> summary, with its creation time
+and the players holding its seats) and announces each second's changes on ``cardroom:listing``. Another
+node reads the hash when it first sees that node alive, then follows the announcements; it forgets a node
+whose liveness key lapsed (a dead node's open rooms come back as their new owner publishes them).
+"""
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+
+from server import expiry
+from server.lease import LEASE_MS
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+__all__ = ["Directory", "Others"]
+
+log = logging.getLogger(__name__)
+CHANNEL = "cardroom:listing"
+INTERVAL = 1.0
+"""Seconds between two publications of a node's changed summaries."""
+REFRESH = max(LEASE_MS / 3000, INTERVAL)
+"""Seconds between two checks of which nodes are alive."""
+
+
+def _hash(node: str) -> str:
+    return f"cardroom:listed:{node}"
+
+
+@dataclass
+class Others:
+    """Other nodes' listed rooms: by room, (node, entry); and (created, room) in order for paging."""
+
+    entries: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    order: list[tuple[float, str]] = field(default_factory=list)
+
+    def put(self, node: str, room: str, entry: dict[str, Any]) -> None:
+        self.remove(room)
+        self.entries[room] = (node, entry)
+        bisect.insort(self.order, (float(entry["created"]), room))
+
+    def remove(self, room: str, node: str | None = None) -> None:
+        """Forget ``room`` (only if ``node`` published it, when given: another may have taken it since)."""
+        held = self.entries.get(room)
+        if held is None or (node is not None and held[0] != node):
+            return
+        del self.entries[room]
+        key = (float(held[1]["created"]), room)
+        at = bisect.bisect_left(self.order, key)
+        if at < len(self.order) and self.order[at] == key:
+            del self.order[at]
+
+    def forget(self, node: str) -> None:
+        for room in [r for r, (n, _) in self.entries.items() if n == node]:
+            self.remove(room)
+
+    def nodes(self) -> set[str]:
+        return {n for n, _ in self.entries.values()}
+
+    def after(self, key: tuple[float, str] | None) -> Iterator[tuple[float, str, dict[str, Any]]]:
+        """(created, room, entry) after ``key``, in order."""
+        start = 0 if key is None else bisect.bisect_right(self.order, key)
+        for created, room in self.order[start:]:
+            yield created, room, self.entries[room][1]
+
+
+class Directory:
+    """This node's part of the lobby across nodes: what it publishes and what it knows of the others."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.node = lobby.leases.node
+        self.others = Others()
+        self.published: dict[str, tuple[Any, ...]] = {}
+        """What was last published of each room: the summary's stamp."""
+        self.known: set[str] = set()
+        """Nodes whose hash has been read."""
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Forget what an earlier run of this node published, then publish and follow."""
+        await self.lobby.store.redis.delete(_hash(self.node))
+        self.tasks = [asyncio.create_task(self._publish()), asyncio.create_task(self._follow())]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def entry(self, room_id: str) -> dict[str, Any] | None:
+        """What another node published of ``room_id``."""
+        held = self.others.entries.get(room_id)
+        return held[1] if held is not None else None
+
+    # -- publishing
+
+    def changes(self) -> tuple[dict[str, bytes], list[str]]:
+        """The entries of this node's listed rooms that changed since last published, and the rooms it no
+        longer lists (finished long ago, closed, moved to another node)."""
+        rooms, now = self.lobby.rooms, time.time()
+        put: dict[str, bytes] = {}
+        listed: set[str] = set()
+        for room_id, room in rooms.items():
+            if room.moved or not expiry.listed(room, now):
+                continue
+            listed.add(room_id)
+            stamp = (room.version, tuple(room.seats), sum(1 for s in room.watchers.values() if s is None),
+                     room.status, room.ended)
+            if self.published.get(room_id) == stamp:
+                continue
+            self.published[room_id] = stamp
+            put[room_id] = msgpack.packb({**rooms.summary(room), "created": room.created, "owners": list(room.owners)})
+        gone = [room_id for room_id in self.published if room_id not in listed]
+        for room_id in gone:
+            del self.published[room_id]
+        return put, gone
+
+    async def _publish(self) -> None:
+        redis = self.lobby.store.redis
+        while True:
+            await asyncio.sleep(INTERVAL)
+            put, gone = self.changes()
+            if not put and not gone:
+                continue
+            try:
+                async with redis.pipeline(transaction=False) as pipe:
+                    if put:
+                        pipe.hset(_hash(self.node), mapping=put)  # type: ignore[arg-type]
+                    if gone:
+                        pipe.hdel(_hash(self.node), *gone)
+                    pipe.publish(CHANNEL, msgpack.packb([self.node, put, gone]))
+                    await pipe.execute()
+            except Exception:
+                log.exception("room summaries not published; all sent again")
+                self.published.clear()
+
+    # -- following the others
+
+    async def _follow(self) -> None:
+        while True:
+            pubsub = self.lobby.store.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self.known.clear()
+                self.others = Others()
+                loop = asyncio.get_running_loop()
+                refresh = 0.0
+                while True:
+                    if loop.time() >= refresh:
+                        await self._refresh()
+                        refresh = loop.time() + REFRESH
+                    message = await pubsub.get_message(timeout=REFRESH)
+                    if message is not None:
+                        self._receive(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the listing's subscription broke; subscribing again")
+                await asyncio.sleep(INTERVAL)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _refresh(self) -> None:
+        """Read the listing of each node newly alive; forget those no longer alive."""
+        alive = set(await self.lobby.leases.nodes()) - {self.node}
+        for node in (self.known | self.others.nodes()) - alive:
+            self.others.forget(node)
+            self.known.discard(node)
+        for node in sorted(alive - self.known):
+            raw = await self.lobby.store.redis.hgetall(_hash(node))
+            for room, packed in raw.items():
+                self.others.put(node, room.decode() if isinstance(room, bytes) else room,
+                                msgpack.unpackb(packed, raw=False))
+            self.known.add(node)
+
+    def _receive(self, data: bytes) -> None:
+        node, put, gone = msgpack.unpackb(data, raw=False)
+        if node == self.node:
+            return
+        for room, packed in put.items():
+            self.others.put(node, room, msgpack.unpackb(packed, raw=False))
+        for room in gone:
+            self.others.remove(room, node)

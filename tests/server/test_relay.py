@@ -1,0 +1,147 @@
+"""Any node serves any room: players and spectators connected to different nodes share one match, which the
+node holding its lease runs; it goes on elsewhere when that node is killed, with nothing acknowledged lost."""
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+from client import Client, ClientError
+from client.connection import ConnectionLost, Seat
+from server.store import Store
+from tests.server.helpers import announced, leaks, play_to_end, play_turn, replay_with_events
+from tests.server.nodes import Start, resume_on
+
+
+async def _spectate_on(url: str, room: str) -> Client:
+    """A spectator on the node at ``url``, retrying while the room is between nodes."""
+    for _ in range(100):
+        client = await Client.connect(url, record_frames=True)
+        try:
+            await client.spectate(room)
+            return client
+        except (ClientError, ConnectionLost) as exc:
+            await client.close()
+            if isinstance(exc, ClientError) and exc.code != "unavailable":
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("the room was never taken over")
+
+
+async def _holder(redis_url: str, room: str) -> str | None:
+    store = Store(redis_url)
+    try:
+        held = await store.redis.get(f"cardroom:room:{room}:lease")
+    finally:
+        await store.close()
+    return held.decode() if held is not None else None
+
+
+async def test_a_match_across_three_nodes_survives_its_owner_being_killed(node: Start, redis_url: str) -> None:
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    _, url_c = await node("C")
+    rng = random.Random(11)
+    a1 = await Client.connect(url_a, record_frames=True)
+    b1 = await Client.connect(url_b, record_frames=True)
+    sa = await a1.create("creature_wars", seed=77)
+    assert isinstance(sa, Seat)
+    sb = await b1.join(sa.room)  # on node B, the room node A owns
+    watcher1 = await _spectate_on(url_c, sa.room)  # on node C
+    assert await _holder(redis_url, sa.room) == "A"
+    for _ in range(3):
+        await play_turn([(a1, sa), (b1, sb)], rng)
+    acked = a1.versions[sa.room]
+    assert acked > 0 and b1.versions[sa.room] == acked
+    await watcher1.wait_view(sa.room, lambda v: v["version"] == acked)
+    hand_b = b1.views[sa.room]["hands"][1]["cards"]
+
+    proc_a.kill()  # SIGKILL, mid-match
+    proc_a.wait()
+    # nodes B and C drop the connections they relayed to the dead node; everyone resumes through B or C
+    await asyncio.wait_for(b1.ws.wait_closed(), 10)
+    await asyncio.wait_for(watcher1.ws.wait_closed(), 10)
+    a2, ra = await resume_on(url_c, sa, record_frames=True)
+    b2, rb = await resume_on(url_b, sb, record_frames=True)
+    watcher2 = await _spectate_on(url_c, sa.room)
+    assert await _holder(redis_url, sa.room) in ("B", "C")
+    view = await b2.wait_view(sa.room, lambda v: True)
+    assert view["version"] == acked and view["hands"][1]["cards"] == hand_b  # nothing acknowledged lost
+    await play_to_end([(a2, ra), (b2, rb)], seed=5)
+    final = a2.versions[sa.room]
+    await watcher2.wait_view(sa.room, lambda v: v["version"] == final and v["outcome"] is not None)
+
+    over = a2.over[sa.room]
+    states, _ = await replay_with_events(redis_url, sa.room, {}, over["seed"])
+    assert max(states) == final and states[final].outcome is not None
+    public = announced(watcher1.frames + watcher2.frames)
+    for client, seat in ((a1, 0), (a2, 0), (b1, 1), (b2, 1), (watcher1, None), (watcher2, None)):
+        assert leaks(client.frames, states, seat, public) == []
+    for c in (a1, b1, a2, b2, watcher1, watcher2):
+        await c.close()
+
+
+async def test_two_decisions_for_one_seat_through_two_nodes_at_once_apply_exactly_once(node: Start, redis_url: str) -> None:
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    _, url_c = await node("C")
+    a = await Client.connect(url_a)
+    sa = await a.create("creature_wars", seed=78)
+    assert isinstance(sa, Seat)
+    b = await Client.connect(url_a)
+    await b.join(sa.room)
+    view = await a.wait_view(sa.room, lambda v: bool(v["legal"]))
+    version = view["version"]
+    assert len(view["legal"]) >= 2
+    on_b, seat_b = await resume_on(url_b, sa)
+    on_c, seat_c = await resume_on(url_c, sa)
+    first, second = view["legal"][0], view["legal"][1]
+    replies = await asyncio.gather(on_b.decide(seat_b, first, version), on_c.decide(seat_c, second, version),
+                                   return_exceptions=True)
+    refused = [r for r in replies if isinstance(r, ClientError)]
+    assert len(refused) == 1, replies
+    store = Store(redis_url)
+    try:
+        log = await store.log(sa.room)
+    finally:
+        await store.close()
+    assert [(r["seat"], r["d"]["kind"]) for r in log] == [(0, first["kind"])]
+    assert log[0]["d"] in ({k: v for k, v in d.items() if k not in ("label", "loses")} for d in (first, second))
+    for c in (a, b, on_b, on_c):
+        await c.close()
+
+
+async def _listed(url: str, room: str, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The room as the node at ``url`` lists it, once ``until`` holds (nodes publish each second)."""
+    async with await Client.connect(url) as client:
+        for _ in range(100):
+            found = [r for r in await client.list_rooms() if r["room"] == room]
+            if found and until(found[0]):
+                return found[0]
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"room {room} never listed as wanted on {url}")
+
+
+async def test_every_node_lists_every_room_and_your_rooms(node: Start) -> None:
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    _, url_c = await node("C")
+    a = await Client.connect(url_a, key="k" * 32)
+    sa = await a.create("creature_wars", seed=79)
+    assert isinstance(sa, Seat)
+    for url in (url_b, url_c):
+        shown = await _listed(url, sa.room, lambda r: True)
+        assert shown["status"] == "waiting" and shown["taken"] == 1
+        assert "owners" not in shown and "created" not in shown
+    b = await Client.connect(url_c)
+    await b.join(sa.room)
+    watcher = await Client.connect(url_b)
+    await watcher.spectate(sa.room)
+    shown = await _listed(url_b, sa.room, lambda r: r["status"] == "playing" and r["spectators"] == 1)
+    assert shown["taken"] == 2
+    async with await Client.connect(url_c, key="k" * 32) as again:  # the same player, on another node
+        mine = await again.my_rooms()
+    assert [(r["room"], r["seat"]) for r in mine] == [(sa.room, 0)]
+    for c in (a, b, watcher):
+        await c.close()
