@@ -1,11 +1,15 @@
 """Load benchmark: N concurrent random Creature Wars matches played through the client library.
 
     python -m bench.load --spawn --matches 8 --duration 10
+    python -m bench.load --spawn --nodes 3 --matches 8 --duration 10
     python -m bench.load --url ws://127.0.0.1:8765 --server-pid PID --matches 8 --duration 10
 
 Each match is two :class:`client.Client` connections (one creates the room, one joins) plus
 optional spectators; each seat plays a random legal decision from its latest view. Finished
-matches are replaced until the duration or ``--max-decisions`` is reached. Prints figures only.
+matches are replaced until the duration or ``--max-decisions`` is reached. With several nodes
+(``--url`` repeated, or ``--spawn --nodes N``) a match's connections are spread over them: its two
+players and each spectator on different nodes where there are enough, so most requests are relayed
+to the room's owner. Prints figures only.
 """
 from __future__ import annotations
 
@@ -89,9 +93,10 @@ def forget(client: Client, room: str) -> None:
 class Slot:
     """One match at a time, over the same connections: two players and ``spectators`` watchers."""
 
-    def __init__(self, index: int, url: str, spectators: int, seed: int, rate: float, tally: Tally) -> None:
+    def __init__(self, index: int, urls: list[str], spectators: int, seed: int, rate: float, tally: Tally) -> None:
         self.index = index
-        self.url = url
+        self.urls = urls
+        """The nodes: connection ``n`` of the slot goes to ``urls[(index + n) % len(urls)]``."""
         self.spectator_count = spectators
         self.rng = random.Random(f"{seed}:{index}")
         self.seed = seed
@@ -106,10 +111,13 @@ class Slot:
 
     async def connect(self) -> None:
         """Open the slot's connections (before the clock starts)."""
-        for seat in "ab":
-            self.players.append((await Client.connect(self.url, name=f"bench{self.index}{seat}"), self.pacer()))
+        def url(n: int) -> str:
+            return self.urls[(self.index + n) % len(self.urls)]
+
+        for n, seat in enumerate("ab"):
+            self.players.append((await Client.connect(url(n), name=f"bench{self.index}{seat}"), self.pacer()))
         for n in range(self.spectator_count):
-            self.spectators.append((await Client.connect(self.url, name=f"bench{self.index}s{n}"), self.pacer()))
+            self.spectators.append((await Client.connect(url(2 + n), name=f"bench{self.index}s{n}"), self.pacer()))
 
     async def close(self) -> None:
         """Close every connection of the slot (closing also unwatches its rooms on the server)."""
@@ -199,16 +207,22 @@ class Slot:
         return "stalled"
 
 
-async def bench(args: argparse.Namespace, url: str, server_pid: int | None, redis_pid: int | None) -> None:
+def _cpu(pids: list[int]) -> float | None:
+    """CPU seconds of all ``pids`` together; None if there are none or one cannot be read."""
+    times = [cpu_seconds(pid) for pid in pids]
+    return None if not times or any(t is None for t in times) else sum(t for t in times if t is not None)
+
+
+async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int], redis_pid: int | None) -> None:
     """Connect every slot, then play for the duration and print the figures."""
     tally = Tally(deadline=float("inf"), max_decisions=args.max_decisions)
-    slots = [Slot(i, url, args.spectators, args.seed, args.rate, tally) for i in range(args.matches)]
+    slots = [Slot(i, urls, args.spectators, args.seed, args.rate, tally) for i in range(args.matches)]
     try:
         try:
             await asyncio.wait_for(asyncio.gather(*(slot.connect() for slot in slots)), 30)
         except (OSError, TimeoutError) as exc:
-            raise SystemExit(f"bench: cannot connect to {url}: {exc}") from None
-        server_before = cpu_seconds(server_pid) if server_pid else None
+            raise SystemExit(f"bench: cannot connect to {' '.join(urls)}: {exc}") from None
+        server_before = _cpu(server_pids)
         redis_before = cpu_seconds(redis_pid) if redis_pid else None
         own_before = time.process_time()
         started = time.monotonic()
@@ -217,30 +231,31 @@ async def bench(args: argparse.Namespace, url: str, server_pid: int | None, redi
         await asyncio.wait_for(asyncio.gather(*(slot.run() for slot in slots)), args.duration + 2 * STALL + 30)
         elapsed = time.monotonic() - started
         own = time.process_time() - own_before
-        server_after = cpu_seconds(server_pid) if server_pid else None
+        server_after = _cpu(server_pids)
         redis_after = cpu_seconds(redis_pid) if redis_pid else None
     finally:
         await asyncio.gather(*(slot.close() for slot in slots))
     server_cpu = None if server_before is None or server_after is None else server_after - server_before
     redis_cpu = None if redis_before is None or redis_after is None else redis_after - redis_before
-    report(args, url, tally, elapsed, server_cpu, redis_cpu, own)
+    report(args, urls, tally, elapsed, server_cpu, redis_cpu, own)
 
 
-def report(args: argparse.Namespace, url: str, tally: Tally, elapsed: float,
+def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: float,
            server_cpu: float | None, redis_cpu: float | None, own_cpu: float) -> None:
     """Print the figures: throughput, latency percentiles, CPU per decision, and what went wrong."""
     ordered = sorted(tally.latencies)
     n = tally.decisions
     cap = 2 * args.matches * args.rate
-    where = f"spawned, redis fsync {args.fsync}" if args.spawn else url
+    where = f"spawned, redis fsync {args.fsync}" if args.spawn else " ".join(urls)
+    nodes = f"{len(urls)} nodes, " if len(urls) > 1 else ""
     print(f"cardroom load: {args.matches} matches x 2 seats, {args.spectators} spectator(s)/room, seed {args.seed}, "
-          f"{elapsed:.1f} s ({where}; client on {loop_name()})")
+          f"{elapsed:.1f} s ({nodes}{where}; client on {loop_name()})")
     print(f"  decisions       {n}")
     print(f"  decisions/s     {n / elapsed:.1f}" if elapsed > 0 else "  decisions/s     n/a")
     print(f"  latency ms      p50 {1e3 * percentile(ordered, 50):.2f}  p90 {1e3 * percentile(ordered, 90):.2f}  "
           f"p99 {1e3 * percentile(ordered, 99):.2f}  max {1e3 * (ordered[-1] if ordered else float('nan')):.2f}  "
           "(decide sent -> its view received)")
-    print(f"  server CPU      {format_cpu(server_cpu, n, elapsed, 'decision')}")
+    print(f"  server CPU      {format_cpu(server_cpu, n, elapsed, 'decision')}{' (all nodes)' if len(urls) > 1 else ''}")
     if args.spawn:
         print(f"  redis CPU       {format_cpu(redis_cpu, n, elapsed, 'decision')}")
     print(f"  bench CPU       {format_cpu(own_cpu, n, elapsed, 'decision')} (this client process)")
@@ -257,47 +272,56 @@ def report(args: argparse.Namespace, url: str, tally: Tally, elapsed: float,
 
 
 @contextlib.contextmanager
-def spawned(fsync: str) -> Iterator[tuple[str, int, int]]:
-    """A real redis-server and a ``cardroom serve`` child on free loopback ports, stopped afterwards.
+def spawned(fsync: str, nodes: int = 1) -> Iterator[tuple[list[str], list[int], int]]:
+    """A real redis-server and ``nodes`` ``cardroom serve`` children on it, on free loopback ports, stopped
+    afterwards.
 
-    Yields the server URL, the server's pid and redis-server's pid.
+    Yields the servers' URLs, their pids and redis-server's pid.
     """
-    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp, contextlib.ExitStack() as stack:
         redis = RedisProcess(Path(tmp) / "redis", fsync=fsync).start()
-        try:
-            assert redis.process is not None
+        stack.callback(redis.stop)
+        assert redis.process is not None
+        urls, pids = [], []
+        for n in range(nodes):
             port = free_port()
-            log_path = Path(tmp) / "server.log"
-            with log_path.open("wb") as log:
-                server = subprocess.Popen(
-                    [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                     "--redis-url", redis.url, "--max-per-address", "100000"],
-                    cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    env={**os.environ, "CARDROOM_LOG": os.environ.get("CARDROOM_LOG", "WARNING"),
-                         "CARDROOM_ROOMS_PER_MINUTE": "1000000", "CARDROOM_WAITING_ROOMS": "1000000"},
-                )
-                try:
-                    try:
-                        wait_for_port(server, port)
-                    except RuntimeError:
-                        sys.stderr.write(log_path.read_text(errors="replace"))
-                        raise
-                    yield f"ws://127.0.0.1:{port}", server.pid, redis.process.pid
-                finally:
-                    stop_child(server)
-            logged = [line for line in log_path.read_text(errors="replace").splitlines() if "serving on" not in line]
-            if logged:  # warnings and errors only, unless CARDROOM_LOG says otherwise
-                print("server log (last 20 lines):\n  " + "\n  ".join(logged[-20:]))
-        finally:
-            redis.stop()
+            log_path = Path(tmp) / f"server{n}.log"
+            log = stack.enter_context(log_path.open("wb"))
+            stack.callback(_show_log, log_path)
+            server = subprocess.Popen(
+                [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                 "--redis-url", redis.url, "--max-per-address", "100000", "--node-id", f"bench{n}"],
+                cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env={**os.environ, "CARDROOM_LOG": os.environ.get("CARDROOM_LOG", "WARNING"),
+                     "CARDROOM_ROOMS_PER_MINUTE": "1000000", "CARDROOM_WAITING_ROOMS": "1000000"},
+            )
+            stack.callback(stop_child, server)
+            try:
+                wait_for_port(server, port)
+            except RuntimeError:
+                sys.stderr.write(log_path.read_text(errors="replace"))
+                raise
+            urls.append(f"ws://127.0.0.1:{port}")
+            pids.append(server.pid)
+        yield urls, pids, redis.process.pid
+
+
+def _show_log(path: Path) -> None:
+    """Print a stopped server's warnings and errors (all it logs, unless CARDROOM_LOG says otherwise)."""
+    logged = [line for line in path.read_text(errors="replace").splitlines() if "serving on" not in line]
+    if logged:
+        print(f"{path.stem} log (last 20 lines):\n  " + "\n  ".join(logged[-20:]))
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.splitlines()[0])
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--url", default="ws://127.0.0.1:8765", help="a running server (loopback only)")
+    where.add_argument("--url", action="append", help="a running server node (loopback only); repeat it to spread "
+                                                      "the clients over several nodes (default ws://127.0.0.1:8765)")
     where.add_argument("--spawn", action="store_true", help="start a redis-server and a server of our own")
-    parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
+    parser.add_argument("--nodes", type=int, default=1, help="with --spawn: how many server nodes (default 1)")
+    parser.add_argument("--server-pid", type=int, action="append", default=[],
+                        help="with --url: a server's pid, to measure its CPU (repeat it for each node)")
     parser.add_argument("--matches", type=int, default=8, help="concurrent matches (default 8)")
     parser.add_argument("--spectators-per-room", "--spectators", dest="spectators", type=int, default=0,
                         help="spectators per room, each a library client (default 0)")
@@ -316,17 +340,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("need --matches >= 1, --spectators >= 0, --duration > 0, --max-decisions >= 1")
     if args.spawn and args.server_pid:
         parser.error("--server-pid goes with --url; --spawn measures its own server")
+    if args.nodes < 1 or (args.nodes > 1 and not args.spawn):
+        parser.error("--nodes N (N >= 1) goes with --spawn; repeat --url for running nodes")
+    args.url = args.url or ["ws://127.0.0.1:8765"]
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.spawn:
-        with spawned(args.fsync) as (url, server_pid, redis_pid):
-            run_main(fanout(args, url, server_pid) if args.fanout else bench(args, url, server_pid, redis_pid))
+        with spawned(args.fsync, args.nodes) as (urls, server_pids, redis_pid):
+            run_main(fanout(args, urls[0], server_pids[0]) if args.fanout else bench(args, urls, server_pids, redis_pid))
     else:
-        check_loopback(args.url)
-        run_main(fanout(args, args.url, args.server_pid) if args.fanout else bench(args, args.url, args.server_pid, None))
+        for url in args.url:
+            check_loopback(url)
+        pid = args.server_pid[0] if args.server_pid else None
+        run_main(fanout(args, args.url[0], pid) if args.fanout else bench(args, args.url, args.server_pid, None))
     return 0
 
 

@@ -62,6 +62,7 @@ async def run(
     health = Health(store)
     health.start()
     lobby = Lobby(store, health, node or new_node_id(port))
+    await lobby.leases.beat()  # alive before it serves: other nodes end what relays through a node not alive
     restored = await lobby.restore()
     relay = lobby.relay = Relay(lobby, functools.partial(Session.stand_in, lobby))
     await relay.start()

@@ -108,6 +108,8 @@ class Relay:
         """(peer, address, name, player, scope): the session serving a relayed client here."""
         self.origins: dict[str, Origin] = {}
         """This node's sessions that relay, by link."""
+        self.served_by: dict[str, set[str]] = {}
+        """The nodes that have served each of those sessions: told when it ends."""
         self.stand_ins: dict[str, StandIn] = {}
         """Other nodes' clients served here, by link."""
         self.outgoing: dict[str, list[list[Any]]] = {}
@@ -147,15 +149,15 @@ class Relay:
         """Send a client's request, as it came, to the node that owns ``room``."""
         self.origins[origin.link] = origin
         origin.remote[room] = node
+        self.served_by.setdefault(origin.link, set()).add(node)
         conn = origin.conn
         self.post(node, ["req", origin.link, self.node, conn.name, conn.player, origin.scope, origin.address, frame])
         metrics.RELAYED.labels("out").inc()
 
     def closed(self, origin: Origin) -> None:
         """The client left: the nodes that served it for some room stop doing so."""
-        if self.origins.pop(origin.link, None) is None:
-            return
-        for node in set(origin.remote.values()):
+        self.origins.pop(origin.link, None)
+        for node in self.served_by.pop(origin.link, ()):
             self.post(node, ["bye", origin.link])
 
     # -- the owner: a relayed client's session
@@ -198,25 +200,33 @@ class Relay:
 
     async def sweep(self) -> None:
         """Drop what relays through a node that is gone or no longer owns the room: a client relayed to a room's
-        old owner reconnects and resumes (and so reaches the new one); a stand-in whose origin died ends."""
+        old owner reconnects and resumes (and so reaches the new one); a stand-in whose origin died ends. A
+        room whose lease lapsed while its owner lives (its match ended) is only forgotten here."""
         watched = [(origin, room, node) for origin in list(self.origins.values()) for room, node in origin.remote.items()]
         if watched:
             holders = await self.lobby.leases.holders([room for _, room, _ in watched])
+            owners = sorted({node for _, _, node in watched})
+            alive = dict(zip(owners, await self.lobby.leases.alive(owners), strict=True))
             for (origin, room, node), holder in zip(watched, holders, strict=True):
-                if holder != node and not origin.conn.dead:
+                if holder == node:
+                    continue
+                if holder is None and alive[node]:
+                    origin.remote.pop(room, None)
+                elif not origin.conn.dead:
                     origin.conn.drop(f"room {room} moved to another server node: reconnect and resume")
         nodes = sorted({stand_in.origin for stand_in in self.stand_ins.values()})
         if nodes:
-            alive = await self.lobby.leases.alive(nodes)
-            for link, stand_in in list(self.stand_ins.items()):
-                if not alive[nodes.index(stand_in.origin)]:
-                    self.end_stand_in(link)
+            alive = dict(zip(nodes, await self.lobby.leases.alive(nodes), strict=True))
+            for stand_in in list(self.stand_ins.values()):
+                if not alive[stand_in.origin]:  # (if it lives after all, its client reconnects)
+                    stand_in.session.conn.drop(f"server node {stand_in.origin} stopped saying it is alive")
 
     def drop_all(self, reason: str) -> None:
         """The subscription broke: frames may have been lost either way, so every relayed client reconnects."""
         for origin in list(self.origins.values()):
             origin.conn.drop(reason)
         self.origins.clear()
+        self.served_by.clear()
         for link in list(self.stand_ins):
             self.end_stand_in(link)
 

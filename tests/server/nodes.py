@@ -31,7 +31,7 @@ async def nodes(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
              "--node-id", name], cwd=repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, "CARDROOM_LEASE_MS": str(LEASE_MS)})
+            env={"CARDROOM_LEASE_MS": str(LEASE_MS), **os.environ})
         procs.append(proc)
         url = f"ws://127.0.0.1:{port}"
         for _ in range(200):

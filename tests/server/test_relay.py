@@ -7,6 +7,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
 from server.store import Store
@@ -145,3 +147,16 @@ async def test_every_node_lists_every_room_and_your_rooms(node: Start) -> None:
     assert [(r["room"], r["seat"]) for r in mine] == [(sa.room, 0)]
     for c in (a, b, watcher):
         await c.close()
+
+
+async def test_a_node_says_it_is_alive_before_it_serves(node: Start, redis_url: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other nodes end what they serve for a node that does not say it is alive: it must say so from its start,
+    not from its first lease renewal (a third of a lease later)."""
+    monkeypatch.setenv("CARDROOM_LEASE_MS", "30000")
+    await node("A")
+    store = Store(redis_url)
+    try:
+        assert await store.redis.exists("cardroom:node:A")
+    finally:
+        await store.close()
