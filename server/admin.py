@@ -38,8 +38,10 @@ async def handle(lobby: Lobby, m: dict[str, Any]) -> dict[str, Any]:
     op = m["op"]
     if op not in OPS:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"admin: unknown op {op!r}; ops: {', '.join(OPS)}")
-    if op == "rooms":
-        return {"rooms": [room.summary() for room in lobby.rooms.values()]}
+    if op == "rooms":  # this node's, then those other nodes publish (server/directory.py)
+        others = lobby.directory.others.entries.items() if lobby.directory is not None else ()
+        return {"rooms": [{**room.summary(), "node": lobby.leases.node} for room in lobby.rooms.values()]
+                + [{**entry, "node": node} for room_id, (node, entry) in others if room_id not in lobby.rooms]}
     if "room" not in m:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"admin {op}: field 'room' is required")
     room = await lobby.find(m["room"])

@@ -125,10 +125,11 @@ class Session:
             health = self.lobby.health
             if health is not None and not health.up and kind not in IN_MEMORY:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
-            if kind in ROUTED and not self.relayed and self.lobby.relay is not None:
-                node = await self.lobby.relay.owner(message["room"])
+            room_id = message.get("room") if kind in ROUTED or kind == "admin" else None
+            if isinstance(room_id, str) and not self.relayed and self.lobby.relay is not None:
+                node = await self.lobby.relay.owner(room_id)
                 if node is not None:  # another node serves the room: it answers, through this connection
-                    self.lobby.relay.forward(self, node, message["room"], frame)
+                    self.lobby.relay.forward(self, node, room_id, frame)
                     return
             await getattr(self, "on_" + kind)(message, re)
         except (RedisError, OSError) as exc:

@@ -125,7 +125,8 @@ async def _listed(url: str, room: str, until: Callable[[dict[str, Any]], bool]) 
     raise AssertionError(f"room {room} never listed as wanted on {url}")
 
 
-async def test_every_node_lists_every_room_and_your_rooms(node: Start) -> None:
+async def test_every_node_lists_every_room_and_your_rooms(node: Start, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDROOM_ADMIN_SECRET", "s" * 16)
     _, url_a = await node("A")
     _, url_b = await node("B")
     _, url_c = await node("C")
@@ -145,6 +146,11 @@ async def test_every_node_lists_every_room_and_your_rooms(node: Start) -> None:
     async with await Client.connect(url_c, key="k" * 32) as again:  # the same player, on another node
         mine = await again.my_rooms()
     assert [(r["room"], r["seat"]) for r in mine] == [(sa.room, 0)]
+    async with await Client.connect(url_b) as operator:  # the operator's requests reach the owner too
+        shown = (await operator.request("admin", op="show", room=sa.room, secret="s" * 16))["result"]
+        assert shown["summary"]["room"] == sa.room and shown["state"]
+        everywhere = (await operator.request("admin", op="rooms", secret="s" * 16))["result"]["rooms"]
+        assert [(r["room"], r["node"]) for r in everywhere if r["room"] == sa.room] == [(sa.room, "A")]
     for c in (a, b, watcher):
         await c.close()
 
