@@ -134,7 +134,7 @@ class Lobby:
             holder = (await self.leases.holders([room_id]))[0]
             if holder is not None and holder != self.leases.node:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"room {room_id} is served by another server node "
-                                                           f"({holder}); try again through the proxy")
+                                                           f"({holder}); try again")
             raise ProtocolError(ErrorCode.INTERNAL, f"room {room_id} cannot be loaded: its stored log does not replay")
         return found
 

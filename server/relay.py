@@ -136,12 +136,16 @@ class Relay:
 
     # -- the origin: a client's requests out, its frames back
 
-    async def owner(self, room: str) -> str | None:
-        """The node to relay a request about ``room`` to; None to serve it here (this node has it, or nobody
-        holds its lease and this node may take it)."""
+    async def owner(self, origin: Origin, room: str) -> str | None:
+        """The node to relay ``origin``'s request about ``room`` to; None to serve it here (this node has it, or
+        nobody holds its lease and this node may take it). The node it was relayed to before is asked again
+        without a look-up: :meth:`sweep` drops a client whose room moved."""
         held = self.lobby.rooms.get(room)
         if held is not None and not held.moved:
             return None
+        known = origin.remote.get(room)
+        if known is not None:
+            return known
         holder = (await self.lobby.leases.holders([room]))[0]
         return holder if holder is not None and holder != self.node else None
 

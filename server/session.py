@@ -127,7 +127,7 @@ class Session:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
             room_id = message.get("room") if kind in ROUTED or kind == "admin" else None
             if isinstance(room_id, str) and not self.relayed and self.lobby.relay is not None:
-                node = await self.lobby.relay.owner(room_id)
+                node = await self.lobby.relay.owner(self, room_id)
                 if node is not None:  # another node serves the room: it answers, through this connection
                     self.lobby.relay.forward(self, node, room_id, frame)
                     return
