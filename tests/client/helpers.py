@@ -14,7 +14,9 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 
+from client.app import CardroomApp
 from client.messages import Decide, Disconnected
+from client.screens import MatchScreen
 
 __all__ = ["SIZE", "Recorder", "crop_cells", "panel_text", "screen_lines", "screen_text", "settle", "until"]
 
@@ -112,3 +114,20 @@ class Recorder:
 
     def toasts(self) -> list[str]:
         return [m.notification.message for m in self.messages if isinstance(m, Notify)]
+
+
+def table(app: CardroomApp) -> MatchScreen:
+    """The open table (fails if another screen is open)."""
+    screen = app.screen
+    assert isinstance(screen, MatchScreen), f"expected the table, got {screen!r}"
+    return screen
+
+
+def status(app: CardroomApp) -> str:
+    """The table's status line."""
+    return str(table(app).query_one("#status").render())
+
+
+def on_table(app: CardroomApp) -> bool:
+    """A table is open and shows a view."""
+    return isinstance(app.screen, MatchScreen) and app.screen.view is not None

@@ -7,23 +7,9 @@ from client.app import CardroomApp
 from client.connection import Client, Seat
 from client.link import address_of
 from client.messages import Disconnected
-from client.screens import SPECTATOR_BANNER, EndScreen, LobbyScreen, MatchScreen
+from client.screens import SPECTATOR_BANNER, EndScreen, LobbyScreen
 from client.widgets import DuelPanel, HandPanel
-from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
-
-
-def table(app: CardroomApp) -> MatchScreen:
-    screen = app.screen
-    assert isinstance(screen, MatchScreen), f"expected the table, got {screen!r}"
-    return screen
-
-
-def status(app: CardroomApp) -> str:
-    return str(table(app).query_one("#status").render())
-
-
-def on_table(app: CardroomApp) -> bool:
-    return isinstance(app.screen, MatchScreen) and app.screen.view is not None
+from tests.client.helpers import SIZE, Recorder, on_table, panel_text, screen_text, status, table, until
 
 
 async def test_lobby_lists_rooms_of_other_players(server_url: str) -> None:
