@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from server import expiry
+from server import channel, expiry
 from server.lease import LEASE_MS
 
 if TYPE_CHECKING:
@@ -151,29 +151,13 @@ class Directory:
     # -- following the others
 
     async def _follow(self) -> None:
-        while True:
-            pubsub = self.lobby.store.redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                await pubsub.subscribe(CHANNEL)
-                self.known.clear()
-                self.others = Others()
-                loop = asyncio.get_running_loop()
-                refresh = 0.0
-                while True:
-                    if loop.time() >= refresh:
-                        await self._refresh()
-                        refresh = loop.time() + REFRESH
-                    message = await pubsub.get_message(timeout=REFRESH)
-                    if message is not None:
-                        self._receive(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the listing's subscription broke; subscribing again")
-                await asyncio.sleep(INTERVAL)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await channel.follow(self.lobby.store.redis, CHANNEL, self._receive, subscribed=self._forget_all,
+                             broken=lambda: None, pause=INTERVAL, every=REFRESH, tick=self._refresh)
+
+    async def _forget_all(self) -> None:
+        """(Re)subscribed: what was missed meanwhile is read again from each node's hash."""
+        self.known.clear()
+        self.others = Others()
 
     async def _refresh(self) -> None:
         """Read the listing of each node newly alive; forget those no longer alive."""

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 
-from server import metrics
+from server import channel, metrics
 from server.connection import Peer
 
 if TYPE_CHECKING:
@@ -257,24 +257,12 @@ class Relay:
                 self.drop_all("a server node could not relay this connection's rooms: reconnect and resume")
 
     async def _listen(self) -> None:
-        while True:
-            pubsub = self.lobby.store.redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                await pubsub.subscribe(CHANNEL + self.node)
-                self.ready.set()
-                while True:
-                    message = await pubsub.get_message(timeout=None)
-                    if message is not None:
-                        self._receive(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("relay subscription broke; subscribing again")
-                self.drop_all("a server node lost its relay: reconnect and resume")
-                await asyncio.sleep(RESUBSCRIBE)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await channel.follow(self.lobby.store.redis, CHANNEL + self.node, self._receive, subscribed=self._subscribed,
+                             broken=lambda: self.drop_all("a server node lost its relay: reconnect and resume"),
+                             pause=RESUBSCRIBE)
+
+    async def _subscribed(self) -> None:
+        self.ready.set()
 
     def _receive(self, data: bytes) -> None:
         for message in msgpack.unpackb(data, raw=False):

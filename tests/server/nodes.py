@@ -7,9 +7,10 @@ import random
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
@@ -17,6 +18,7 @@ from server.redis_process import free_port
 from tests.server.helpers import play_turn
 
 LEASE_MS = 1000
+T = TypeVar("T")
 
 Start = Callable[[str], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
 
@@ -52,19 +54,24 @@ async def nodes(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
             proc.wait()
 
 
-async def resume_on(url: str, seat: Seat, *, record_frames: bool = False) -> tuple[Client, Seat]:
-    """Resume ``seat`` on the node at ``url``, retrying while the room's old lease has not lapsed yet (the
+async def on_node(url: str, act: Callable[[Client], Awaitable[T]], *, record_frames: bool = False) -> tuple[Client, T]:
+    """A client of the node at ``url`` and what ``act`` got it, retrying while the room is between nodes (the
     node answers ``unavailable``, or drops a connection it relayed to the room's dead owner)."""
     for _ in range(100):
         client = await Client.connect(url, record_frames=record_frames)
         try:
-            return client, await client.resume(seat.room, seat.token)
+            return client, await act(client)
         except (ClientError, ConnectionLost) as exc:
             await client.close()
             if isinstance(exc, ClientError) and exc.code != "unavailable":
                 raise
             await asyncio.sleep(0.1)
     raise AssertionError("the room was never taken over")
+
+
+async def resume_on(url: str, seat: Seat, *, record_frames: bool = False) -> tuple[Client, Seat]:
+    """Resume ``seat`` on the node at ``url`` (see :func:`on_node`)."""
+    return await on_node(url, lambda client: client.resume(seat.room, seat.token), record_frames=record_frames)
 
 
 async def match_on(url: str, seed: int, turns: int, rng: random.Random) -> tuple[Client, Seat, Client, Seat]:

@@ -10,25 +10,16 @@ from typing import Any
 import pytest
 
 from client import Client, ClientError
-from client.connection import ConnectionLost, Seat
+from client.connection import Seat
 from server.store import Store
 from tests.server.helpers import announced, leaks, play_to_end, play_turn, replay_with_events
-from tests.server.nodes import Start, resume_on
+from tests.server.nodes import Start, on_node, resume_on
 
 
 async def _spectate_on(url: str, room: str) -> Client:
-    """A spectator on the node at ``url``, retrying while the room is between nodes."""
-    for _ in range(100):
-        client = await Client.connect(url, record_frames=True)
-        try:
-            await client.spectate(room)
-            return client
-        except (ClientError, ConnectionLost) as exc:
-            await client.close()
-            if isinstance(exc, ClientError) and exc.code != "unavailable":
-                raise
-            await asyncio.sleep(0.1)
-    raise AssertionError("the room was never taken over")
+    """A spectator on the node at ``url`` (see :func:`on_node`)."""
+    client, _ = await on_node(url, lambda client: client.spectate(room), record_frames=True)
+    return client
 
 
 async def _holder(redis_url: str, room: str) -> str | None:

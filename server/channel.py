@@ -1,0 +1,44 @@
+"""Following a Redis pub/sub channel for as long as a node runs, subscribing again when the subscription breaks."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import redis.asyncio as aioredis
+
+__all__ = ["follow"]
+
+log = logging.getLogger(__name__)
+
+
+async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes], None], *,
+                 subscribed: Callable[[], Awaitable[None]], broken: Callable[[], None], pause: float,
+                 every: float | None = None, tick: Callable[[], Awaitable[None]] | None = None) -> None:
+    """Hand each message's data on ``channel`` to ``receive``, until cancelled: ``subscribed`` once the
+    subscription stands (again), ``tick`` every ``every`` seconds; a broken subscription is logged, ``broken``
+    told (messages may have been lost), and made again after ``pause`` seconds."""
+    loop = asyncio.get_running_loop()
+    while True:
+        pubsub = redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(channel)
+            await subscribed()
+            due = 0.0
+            while True:
+                if tick is not None and loop.time() >= due:
+                    await tick()
+                    due = loop.time() + (every or 0.0)
+                message = await pubsub.get_message(timeout=every)
+                if message is not None:
+                    receive(message["data"])
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the subscription to %s broke; subscribing again", channel)
+            broken()
+            await asyncio.sleep(pause)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
