@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
-__all__ = ["follow"]
+__all__ = ["cancel", "follow"]
 
 log = logging.getLogger(__name__)
 
@@ -42,3 +42,12 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def cancel(tasks: list[asyncio.Task[None]]) -> None:
+    """Stop a node's background tasks and wait until they have."""
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import contextlib
 import logging
 import time
 from collections.abc import Iterator
@@ -95,11 +94,7 @@ class Directory:
         self.tasks = [asyncio.create_task(self._publish()), asyncio.create_task(self._follow())]
 
     async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await channel.cancel(self.tasks)
 
     def entry(self, room_id: str) -> dict[str, Any] | None:
         """What another node published of ``room_id``."""

@@ -16,7 +16,6 @@ One writer task publishes a node's outgoing batches in order, so a link's frames
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -126,11 +125,7 @@ class Relay:
         await asyncio.wait_for(self.ready.wait(), 10)
 
     async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await channel.cancel(self.tasks)
         for link in list(self.stand_ins):
             self.end_stand_in(link)
 
