@@ -205,6 +205,11 @@ class Session:
         request = retries.key("create", self.scope, m.get("request"))
         prior = await self.lobby.store.requested(request) if request else None
         if prior is not None:  # a retry: the room it made (and the seat taken in it)
+            if not self.relayed and self.lobby.relay is not None:
+                node = await self.lobby.relay.owner(self, prior)
+                if node is not None:  # made through another node, which owns it: that node answers the retry
+                    self.lobby.relay.forward(self, node, prior, encode(m))
+                    return
             room = await self.lobby.find(prior)
             self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
             if m.get("sit", True):

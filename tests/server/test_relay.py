@@ -157,3 +157,19 @@ async def test_a_node_says_it_is_alive_before_it_serves(node: Start, redis_url: 
         assert await store.redis.exists("cardroom:node:A")
     finally:
         await store.close()
+
+
+async def test_a_create_room_retried_through_another_node_gets_the_same_room_and_seat(node: Start) -> None:
+    """The reply was lost with the connection, and the reconnect reached another node: the retry is answered by
+    the node that made the room, not refused as served elsewhere, and makes no second room."""
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    key = "retrying-player-secret-key-0001"
+    async with await Client.connect(url_a, key=key) as first:
+        made = await first.request("create_room", game="creature_wars", request="make-1")
+    async with await Client.connect(url_b, key=key) as again:
+        remade = await again.request("create_room", game="creature_wars", request="make-1")
+        assert remade["room"] == made["room"] and remade["commitment"] == made["commitment"]
+        seat = await again._granted(remade["re"])
+        assert seat.seat == 0
+        await again.resume(seat.room, seat.token)
