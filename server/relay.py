@@ -35,7 +35,8 @@ __all__ = ["ROUTED", "Relay", "Relayed"]
 log = logging.getLogger(__name__)
 CHANNEL = "cardroom:relay:"
 """``cardroom:relay:{node}``: what other nodes send this node."""
-ROUTED = frozenset({"join", "resume", "spectate", "decide", "resign", "abort", "cancel", "chat", "rematch", "leave"})
+ROUTED = frozenset({"join", "resume", "spectate", "decide", "resign", "abort", "cancel", "chat", "rematch", "leave",
+                    "export"})
 """Requests about one room (its ``room`` field): served by the node that owns it."""
 BACKLOG = 256
 """Requests a stand-in session may have waiting before its link is dropped (the origin rate-limits them)."""

@@ -173,3 +173,14 @@ async def test_a_create_room_retried_through_another_node_gets_the_same_room_and
         seat = await again._granted(remade["re"])
         assert seat.seat == 0
         await again.resume(seat.room, seat.token)
+
+
+async def test_an_export_of_a_running_match_on_another_node_says_it_runs(node: Start) -> None:
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    async with await Client.connect(url_a) as host, await Client.connect(url_b) as other:
+        seat = await host.create("creature_wars", seed=80)
+        assert isinstance(seat, Seat)
+        with pytest.raises(ClientError) as refused:
+            await other.request("export", room=seat.room)
+        assert refused.value.code == "match_running"
