@@ -89,6 +89,8 @@ class Lobby:
         self.alive: float | None = None
         """When a server last said it was running, before this one restored its rooms."""
         self.warming: asyncio.Task[None] | None = None
+        self.finishing: set[asyncio.Task[None]] = set()
+        """Matches being archived after a restart (kept here so that they are not collected midway)."""
         self.serving_players: Callable[[], bool] = lambda: True
         """Whether players are connected to this node now, directly or relayed (set by the app)."""
         self.directory: Directory | None = None
@@ -295,7 +297,17 @@ class Lobby:
         room = self.rooms[record.room] = Room(record, game, state, self.store, self.alive if record.ended is None else None)
         room.fence = fence
         room.arm()
+        if room.over and record.ended is None:  # dealt lost, and its node stopped before it archived it
+            self.finishing.add(task := asyncio.create_task(self._end_at_deal(room)))
+            task.add_done_callback(self.finishing.discard)
         return room
+
+    async def _end_at_deal(self, room: Room) -> None:
+        try:
+            await room.end_at_deal()
+            log.info("a deal lost at once archived after a restart", extra={"room": room.id})
+        except Exception:  # the next load tries again
+            log.exception("a deal lost at once not archived", extra={"room": room.id})
 
     async def keep(self, stop: asyncio.Event) -> None:
         """Renew this node's leases every third of their time; a room whose lease was lost stops being served

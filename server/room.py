@@ -197,13 +197,14 @@ class Room:
                 self.seed, self.state = deal[0], state
             self.clock = clock
             if deal is not None and self.over:  # a solitaire lost at the deal: it ended without a decision
-                await self._ended_at_deal()
+                await self.end_at_deal()
         self.broadcast((), None, None)
         self.arm()
         return seat, token
 
-    async def _ended_at_deal(self) -> None:
-        """Archive, score and settle a match that ended as it was dealt, as a decision that ends one would."""
+    async def end_at_deal(self) -> None:
+        """Archive, score and settle a match that ended as it was dealt, as a decision that ends one would (each
+        step may be taken again: the archive is written once, a score entry and a settlement count once)."""
         outcome = self.game.outcome(self.state)
         assert outcome is not None
         self.ended = time.time()

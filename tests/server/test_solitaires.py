@@ -1,6 +1,7 @@
 """The solitaires online: one seat, spectators, resume, high-score tables and the daily seed."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -8,7 +9,9 @@ import pytest
 from client import Client, ClientError
 from protocol import decode_any
 from server import seeding
+from server.room import Room
 from tests.server.helpers import play_out, strings
+from tests.server.servers import serving
 
 LOST_AT_DEAL = 7
 """A Fairy Tableau seed whose deal is lost before any decision."""
@@ -132,4 +135,30 @@ async def test_a_deal_lost_before_any_decision_is_scored(server_url: str, monkey
         entries = (await player.request("scores", game="fairy_tableau"))["entries"]
         assert [(e["room"], e["name"]) for e in entries] == [(seat.room, "guest")]  # no key: posted as a guest
         record = (await player.request("export", room=seat.room))["record"]
+        assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
+
+
+async def test_a_deal_lost_at_once_whose_server_stopped_before_archiving_it_is_archived_on_restart(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's claim stored the deal, and the server stopped before the match was archived and scored: the
+    restarted server finds the match over but not archived, and finishes the job."""
+    monkeypatch.setattr(seeding, "derive", lambda *_: LOST_AT_DEAL)
+
+    async def stopped(_room: Room) -> None:
+        raise RuntimeError("the server stops here")
+
+    monkeypatch.setattr(Room, "end_at_deal", stopped)
+    async with serving(redis_url) as url, await Client.connect(url, name="unlucky") as player:
+        made = await player.request("create_room", game="fairy_tableau", sit=False)
+        with pytest.raises(ClientError):
+            await player.join(made["room"])
+    monkeypatch.undo()
+    async with serving(redis_url) as url, await Client.connect(url) as player:
+        for _ in range(100):
+            entries = (await player.request("scores", game="fairy_tableau"))["entries"]
+            if entries:
+                break
+            await asyncio.sleep(0.05)
+        assert [(e["room"], e["name"]) for e in entries] == [(made["room"], "guest")]
+        record = (await player.request("export", room=made["room"]))["record"]
         assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
