@@ -118,7 +118,9 @@ async def test_a_match_in_the_browser(chromium: str, web_url: str, server_url: s
             await eventually(room_is_waiting, "the page's room creation")
             assert rooms[0]["players"] == ["webplayer", ""]
             seat = await opponent.join(str(rooms[0]["room"]))
-            await wait_for_screen(page, lambda t: "your move" in t, "the match, once both seats were taken")
+            # (a page slow to start may find its first move already taken by its clock: locked in by time-out)
+            await wait_for_screen(page, lambda t: "your move" in t or "you locked in" in t,
+                                  "the match, once both seats were taken")
             rng = random.Random(5)
             for _ in range(40):  # bounded: each round trip is one lock-in from each side, or an answer
                 view = opponent.views[seat.room]
