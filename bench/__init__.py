@@ -22,6 +22,7 @@ __all__ = [
     "REPO",
     "Pacer",
     "check_loopback",
+    "cpu_of",
     "cpu_seconds",
     "format_cpu",
     "loop_name",
@@ -119,6 +120,12 @@ class Pacer:
                 pause *= 1 + self.jitter * self.rng.random()
             self.waited += pause
             await asyncio.sleep(pause)
+
+
+def cpu_of(pids: list[int]) -> float | None:
+    """CPU seconds of all ``pids`` together (the nodes of a run); None if there are none or one cannot be read."""
+    times = [cpu_seconds(pid) for pid in pids]
+    return None if not times or any(t is None for t in times) else sum(t for t in times if t is not None)
 
 
 def wait_for_port(process: subprocess.Popen[bytes], port: int, timeout: float = 15.0) -> None:

@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import random
 import time
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench import cpu_seconds, format_cpu, loop_name, percentile
+from bench import cpu_of, format_cpu, loop_name, percentile
 from client.connection import Client, Seat
 from protocol import PROTOCOL_VERSION, decode_any, encode
 
@@ -71,8 +73,14 @@ class Watcher:
             self.task.cancel()
 
 
-async def fanout(args: argparse.Namespace, url: str, server_pid: int | None) -> None:
-    """Open the match and the spectators, then play for the duration and print the figures."""
+def _reached(version: int, view: dict[str, Any]) -> bool:
+    return bool(view["version"] >= version)
+
+
+async def fanout(args: argparse.Namespace, urls: list[str], server_pids: list[int]) -> None:
+    """Open the match and the spectators, then play for the duration and print the figures. With several nodes
+    the players sit on the first and spectator ``n`` watches through node ``n % len(urls)``."""
+    url = urls[0]
     a = await Client.connect(url, name="fan-a")
     b = await Client.connect(url, name="fan-b")
     rng = random.Random(args.seed)
@@ -82,9 +90,9 @@ async def fanout(args: argparse.Namespace, url: str, server_pid: int | None) -> 
     matches = 0
     try:
         for start in range(0, args.fanout, 100):  # connect in batches, bounded
-            batch = [Watcher.open(url, n) for n in range(start, min(args.fanout, start + 100))]
+            batch = [Watcher.open(urls[n % len(urls)], n) for n in range(start, min(args.fanout, start + 100))]
             watchers += await asyncio.wait_for(asyncio.gather(*batch), 60)
-        before = cpu_seconds(server_pid) if server_pid else None
+        before = cpu_of(server_pids)
         started = time.monotonic()
         room: str | None = None
         seats: dict[int, tuple[Client, Seat]] = {}
@@ -113,9 +121,10 @@ async def fanout(args: argparse.Namespace, url: str, server_pid: int | None) -> 
                     break
                 await asyncio.sleep(0.002)
             for c, s in seats.values():
-                await c.wait_view(s.room, lambda v, want=reply["version"]: bool(v["version"] >= want))
+                await c.wait_view(s.room, functools.partial(_reached, reply["version"]))
         elapsed = time.monotonic() - started
-        server = None if before is None or server_pid is None else (cpu_seconds(server_pid) or 0.0) - before
+        after = cpu_of(server_pids)
+        server = None if before is None or after is None else after - before
     finally:
         await asyncio.gather(*(w.close() for w in watchers))
         await a.close()
@@ -133,8 +142,9 @@ async def fanout(args: argparse.Namespace, url: str, server_pid: int | None) -> 
     last.sort()
     every.sort()
     replies.sort()
-    print(f"cardroom fan-out: {matches} Creature Wars match(es) in turn, {len(watchers)} spectators, {len(sent)} decisions, "
-          f"{elapsed:.1f} s (client on {loop_name()})")
+    nodes = f", {len(urls)} nodes" if len(urls) > 1 else ""
+    print(f"cardroom fan-out: {matches} Creature Wars match(es) in turn, {len(watchers)} spectators{nodes}, "
+          f"{len(sent)} decisions, {elapsed:.1f} s (client on {loop_name()})")
     print(f"  decide -> reply      p50 {1e3 * percentile(replies, 50):.2f}  p99 {1e3 * percentile(replies, 99):.2f} ms")
     print(f"  decide -> last spectator  p50 {1e3 * percentile(last, 50):.2f}  p99 {1e3 * percentile(last, 99):.2f}  "
           f"max {1e3 * (last[-1] if last else float('nan')):.2f} ms")

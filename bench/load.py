@@ -28,7 +28,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import REPO, Pacer, check_loopback, cpu_seconds, format_cpu, loop_name, percentile, run_main, stop_child, wait_for_port
+from bench import (
+    REPO,
+    Pacer,
+    check_loopback,
+    cpu_of,
+    cpu_seconds,
+    format_cpu,
+    loop_name,
+    percentile,
+    run_main,
+    stop_child,
+    wait_for_port,
+)
 from bench.fanout import fanout
 from client.connection import Client, ClientError, Seat
 from protocol import encode
@@ -207,12 +219,6 @@ class Slot:
         return "stalled"
 
 
-def _cpu(pids: list[int]) -> float | None:
-    """CPU seconds of all ``pids`` together; None if there are none or one cannot be read."""
-    times = [cpu_seconds(pid) for pid in pids]
-    return None if not times or any(t is None for t in times) else sum(t for t in times if t is not None)
-
-
 async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int], redis_pid: int | None) -> None:
     """Connect every slot, then play for the duration and print the figures."""
     tally = Tally(deadline=float("inf"), max_decisions=args.max_decisions)
@@ -222,7 +228,7 @@ async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int
             await asyncio.wait_for(asyncio.gather(*(slot.connect() for slot in slots)), 30)
         except (OSError, TimeoutError) as exc:
             raise SystemExit(f"bench: cannot connect to {' '.join(urls)}: {exc}") from None
-        server_before = _cpu(server_pids)
+        server_before = cpu_of(server_pids)
         redis_before = cpu_seconds(redis_pid) if redis_pid else None
         own_before = time.process_time()
         started = time.monotonic()
@@ -231,7 +237,7 @@ async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int
         await asyncio.wait_for(asyncio.gather(*(slot.run() for slot in slots)), args.duration + 2 * STALL + 30)
         elapsed = time.monotonic() - started
         own = time.process_time() - own_before
-        server_after = _cpu(server_pids)
+        server_after = cpu_of(server_pids)
         redis_after = cpu_seconds(redis_pid) if redis_pid else None
     finally:
         await asyncio.gather(*(slot.close() for slot in slots))
@@ -350,12 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.spawn:
         with spawned(args.fsync, args.nodes) as (urls, server_pids, redis_pid):
-            run_main(fanout(args, urls[0], server_pids[0]) if args.fanout else bench(args, urls, server_pids, redis_pid))
+            run_main(fanout(args, urls, server_pids) if args.fanout else bench(args, urls, server_pids, redis_pid))
     else:
         for url in args.url:
             check_loopback(url)
-        pid = args.server_pid[0] if args.server_pid else None
-        run_main(fanout(args, args.url[0], pid) if args.fanout else bench(args, args.url, args.server_pid, None))
+        run_main(fanout(args, args.url, args.server_pid) if args.fanout else bench(args, args.url, args.server_pid, None))
     return 0
 
 

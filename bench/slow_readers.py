@@ -196,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.readers < 1 or args.rooms < 1 or args.duration <= 0:
         parser.error("need --readers >= 1, --rooms >= 1, --duration > 0")
-    with spawned("everysec") as (url, server_pid, _):
-        run_main(bench(args, url, server_pid))
+    with spawned("everysec") as (urls, server_pids, _):
+        run_main(bench(args, urls[0], server_pids[0]))
     return 0
 
 

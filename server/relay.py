@@ -233,8 +233,17 @@ class Relay:
     # -- the wire
 
     def post(self, node: str, message: list[Any]) -> None:
-        """Queue a message for ``node``; the writer publishes each node's batch in one message, in order."""
-        self.outgoing.setdefault(node, []).append(message)
+        """Queue a message for ``node``; the writer publishes each node's batch in one message, in order. A
+        frame sent to several links of one node in a row (a view for its spectators) goes once, with their links."""
+        batch = self.outgoing.setdefault(node, [])
+        if message[0] == "out":
+            last = batch[-1] if batch else None
+            if last is not None and last[0] == "outs" and last[2] is message[2]:
+                last[1].append(message[1])
+            else:
+                batch.append(["outs", [message[1]], message[2]])
+        else:
+            batch.append(message)
         self.wake.set()
 
     async def _write(self) -> None:
@@ -267,10 +276,11 @@ class Relay:
                 self._request(link, *message[2:])
             elif kind == "bye":
                 self.end_stand_in(link)
-            elif kind == "out":
-                origin = self.origins.get(link)
-                if origin is not None:
-                    origin.conn.send(message[2])
+            elif kind == "outs":
+                for each in link:
+                    origin = self.origins.get(each)
+                    if origin is not None:
+                        origin.conn.send(message[2])
             elif kind == "drop":
                 origin = self.origins.get(link)
                 if origin is not None:

@@ -184,3 +184,24 @@ async def test_an_export_of_a_running_match_on_another_node_says_it_runs(node: S
         with pytest.raises(ClientError) as refused:
             await other.request("export", room=seat.room)
         assert refused.value.code == "match_running"
+
+
+async def test_spectators_of_one_node_each_get_every_view_of_a_room_another_node_owns(node: Start) -> None:
+    """The owner sends a view its spectators share once per node (with their links): each still gets it."""
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    a, b = await Client.connect(url_a), await Client.connect(url_a)
+    sa = await a.create("creature_wars", seed=81)
+    assert isinstance(sa, Seat)
+    sb = await b.join(sa.room)
+    watchers = [await _spectate_on(url_b, sa.room) for _ in range(3)]
+    rng = random.Random(3)
+    for _ in range(3):
+        await play_turn([(a, sa), (b, sb)], rng)
+    final = a.versions[sa.room]
+    for watcher in watchers:
+        await watcher.wait_view(sa.room, lambda v: v["version"] == final)
+        seen = {m["version"] for m in watcher.received() if m.get("t") == "view"}
+        assert seen >= set(range(1, final + 1))
+    for c in (a, b, *watchers):
+        await c.close()
