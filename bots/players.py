@@ -35,11 +35,16 @@ class RandomBot:
 
 
 def make(game: str, level: str, seed: int | str | None = None) -> Bot:
-    """The bot of ``level`` for ``game``: ``strong`` searches where the game has a search (Creature Wars)."""
+    """The bot of ``level`` for ``game``: ``strong`` searches where the game has a search (Creature Wars,
+    Fairy Meat), elsewhere it plays as ``random``."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
     if level == "strong" and game == "creature_wars":
         from bots.creature_wars import SearchBot
 
         return SearchBot(seed)
+    if level == "strong" and game == "fairy_meat":
+        from bots.fairy_meat import SearchBot as FairyMeatBot
+
+        return FairyMeatBot(seed)
     return RandomBot(seed)
