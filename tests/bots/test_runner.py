@@ -111,3 +111,22 @@ async def test_serve_with_bots_keeps_bot_rooms_waiting(redis_url: str, repo_root
     finally:
         proc.kill()
         proc.wait()
+
+
+async def test_a_fairy_meat_bot_decides_from_its_own_frames_only(server_url: str) -> None:
+    """The strong Fairy Meat bot at a real server: every view it is handed is one its connection received, for
+    its seat, and it plays the match out."""
+    handed: list[dict[str, Any]] = []
+    async with await Client.connect(server_url, name="human") as human, \
+            await Client.connect(server_url, name="bot", record_frames=True) as bot_client:
+        seat = await human.create("fairy_meat", seed=9)
+        assert isinstance(seat, Seat)
+        bot_seat = await bot_client.join(seat.room)
+        bot = make("fairy_meat", "strong", 2)
+        await asyncio.gather(
+            _random_side(human, seat, 4),
+            play_seat(server_url, bot_client, bot_seat, decider(bot, lambda v: handed.append(dict(v))), "bot"),
+        )
+        received = [m["view"] for m in bot_client.received() if m["t"] == "view" and m["view"]]
+        assert human.views[seat.room]["outcome"] is not None
+    assert handed and all(v in received and v["seat"] == 1 for v in handed)
