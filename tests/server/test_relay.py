@@ -64,6 +64,8 @@ async def test_a_match_across_three_nodes_survives_its_owner_being_killed(node: 
     await play_to_end([(a2, ra), (b2, rb)], seed=5)
     final = a2.versions[sa.room]
     await watcher2.wait_view(sa.room, lambda v: v["version"] == final and v["outcome"] is not None)
+    for url in (url_b, url_c):  # every node lists it as its new owner publishes it
+        assert (await _listed(url, sa.room, lambda r: r["status"] == "over"))["version"] == final
 
     over = a2.over[sa.room]
     states, _ = await replay_with_events(redis_url, sa.room, {}, over["seed"])
