@@ -20,6 +20,7 @@ import msgpack
 
 from server import channel, expiry
 from server.lease import LEASE_MS
+from server.listing import stamp
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -113,11 +114,10 @@ class Directory:
             if room.moved or not expiry.listed(room, now):
                 continue
             listed.add(room_id)
-            stamp = (room.version, tuple(room.seats), sum(1 for s in room.watchers.values() if s is None),
-                     room.status, room.ended)
-            if self.published.get(room_id) == stamp:
+            now_shown = stamp(room)
+            if self.published.get(room_id) == now_shown:
                 continue
-            self.published[room_id] = stamp
+            self.published[room_id] = now_shown
             put[room_id] = msgpack.packb({**rooms.summary(room), "created": room.created, "owners": list(room.owners)})
         gone = [room_id for room_id in self.published if room_id not in listed]
         for room_id in gone:

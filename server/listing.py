@@ -18,7 +18,7 @@ from server.room import Room
 if TYPE_CHECKING:
     from server.directory import Others
 
-__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "STATUSES", "Rooms"]
+__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "STATUSES", "Rooms", "stamp"]
 
 DEFAULT_LIMIT = 50
 """Rooms in a ``rooms`` page when ``list_rooms`` names no ``limit``."""
@@ -33,7 +33,7 @@ _UNSHOWN = frozenset({"created", "owners"})
 """Fields of another node's entry that only the listing reads (server/directory.py)."""
 
 
-def _stamp(room: Room) -> Stamp:
+def stamp(room: Room) -> Stamp:
     """What a summary shows that can change: version, seats taken, spectators, status, end."""
     return (room.version, sum(1 for s in room.seats if s), sum(1 for s in room.watchers.values() if s is None),
             room.status, room.ended)
@@ -74,13 +74,13 @@ class Rooms(dict[str, Room]):
 
     def summary(self, room: Room) -> dict[str, Any]:
         """The room's summary, rebuilt only if something it shows changed since it was last built."""
-        stamp = _stamp(room)
+        now = stamp(room)
         held = self.cached.get(room.id)
-        if held is not None and held[0] == stamp:
+        if held is not None and held[0] == now:
             return held[1]
         built = room.summary()
         if room.id in self:
-            self.cached[room.id] = (stamp, built)
+            self.cached[room.id] = (now, built)
         return built
 
     def page(self, game: str | None, status: str | None, cursor: str | None, limit: int | None,
