@@ -106,22 +106,24 @@ class Directory:
 
     def changes(self) -> tuple[dict[str, bytes], list[str]]:
         """The entries of this node's listed rooms that changed since last published, and the rooms it no
-        longer lists (finished long ago, closed, moved to another node)."""
+        longer lists (finished long ago, closed, moved to another node): only rooms touched since (and the
+        finished ones, which leave the listing with time) are looked at."""
         rooms, now = self.lobby.rooms, time.time()
+        looked = rooms.touched | {room_id for room_id, shown in self.published.items() if shown[4] is not None}
+        rooms.touched.clear()
         put: dict[str, bytes] = {}
-        listed: set[str] = set()
-        for room_id, room in rooms.items():
-            if room.moved or not expiry.listed(room, now):
+        gone: list[str] = []
+        for room_id in looked:
+            room = rooms.get(room_id)
+            if room is None or room.moved or not expiry.listed(room, now):
+                if self.published.pop(room_id, None) is not None:
+                    gone.append(room_id)
                 continue
-            listed.add(room_id)
-            now_shown = stamp(room)
-            if self.published.get(room_id) == now_shown:
+            shown = stamp(room)
+            if self.published.get(room_id) == shown:
                 continue
-            self.published[room_id] = now_shown
+            self.published[room_id] = shown
             put[room_id] = msgpack.packb({**rooms.summary(room), "created": room.created, "owners": list(room.owners)})
-        gone = [room_id for room_id in self.published if room_id not in listed]
-        for room_id in gone:
-            del self.published[room_id]
         return put, gone
 
     async def _publish(self) -> None:

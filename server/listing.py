@@ -46,6 +46,8 @@ class Rooms(dict[str, Room]):
         super().__init__()
         self.order: list[tuple[float, str]] = []
         self.cached: dict[str, tuple[Stamp, dict[str, Any]]] = {}
+        self.touched: set[str] = set()
+        """Rooms whose summary may have changed (or that left) since the other nodes were last told (server/directory.py)."""
 
     def __setitem__(self, key: str, room: Room) -> None:
         old = self.get(key)
@@ -53,11 +55,14 @@ class Rooms(dict[str, Room]):
             self._unindex(old)
         super().__setitem__(key, room)
         bisect.insort(self.order, (room.created, key))
+        room.touched = self.touched
+        self.touched.add(key)
 
     def __delitem__(self, key: str) -> None:
         room = self[key]
         super().__delitem__(key)
         self._unindex(room)
+        self.touched.add(key)
 
     def pop(self, key: str, default: Any = None) -> Any:
         if key not in self:

@@ -100,6 +100,8 @@ class Room:
         """The fencing token this node's lease on the room came with (server/lease.py)."""
         self.moved = False
         """Another node took the room over: this copy serves nothing more."""
+        self.touched: set[str] | None = None
+        """Where the room notes that what the lobby shows of it may have changed (server/listing.py)."""
 
     @property
     def dealt(self) -> bool:
@@ -255,15 +257,22 @@ class Room:
         previous = self.watchers.get(conn)
         self.watchers[conn] = seat
         conn.rooms[self.id] = seat
+        self.touch()
         if previous is not None and previous != seat:
             self._left(previous)
         if seat is not None and self.away.pop(seat, None) is not None:
             self.presence(seat, True)
             self.arm()
 
+    def touch(self) -> None:
+        """What the lobby shows of the room may have changed: other nodes are told (server/directory.py)."""
+        if self.touched is not None:
+            self.touched.add(self.id)
+
     def unwatch(self, conn: Peer) -> None:
         seat = self.watchers.pop(conn, None)
         conn.rooms.pop(self.id, None)
+        self.touch()
         if seat is not None:
             self._left(seat)
 
@@ -526,6 +535,7 @@ class Room:
 
     def broadcast(self, events: Any, decider: Peer | None, re: int | None) -> None:
         """Each watcher gets its own view and events; frames are built once per seat."""
+        self.touch()
         frames: dict[Seat | None, bytes] = {}
         evs: tuple[Event, ...] = tuple(events)
         self.history.extend(evs)
