@@ -20,11 +20,15 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
     subscription stands (again), ``tick`` every ``every`` seconds; a broken subscription is logged, ``broken``
     told (messages may have been lost), and made again after ``pause`` seconds."""
     loop = asyncio.get_running_loop()
+    failing = False
     while True:
         pubsub = redis.pubsub(ignore_subscribe_messages=True)
         try:
             await pubsub.subscribe(channel)
             await subscribed()
+            if failing:
+                log.info("subscribed to %s again", channel)
+            failing = False
             due = 0.0
             while True:
                 if tick is not None and loop.time() >= due:
@@ -35,8 +39,10 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
                     receive(message["data"])
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("the subscription to %s broke; subscribing again", channel)
+        except Exception as exc:
+            if not failing:  # once per outage, not once per attempt
+                log.warning("the subscription to %s broke (%s); subscribing again", channel, exc)
+            failing = True
             broken()
             await asyncio.sleep(pause)
         finally:

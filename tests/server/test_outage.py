@@ -78,3 +78,24 @@ async def test_a_server_started_before_redis_waits_for_it(redis_url: str) -> Non
         else:
             task.cancel()
         await proxy.close()
+
+
+async def test_an_outage_breaks_each_subscription_once_in_the_log_and_they_come_back(
+        proxied: tuple[str, ReplyDropper], caplog: pytest.LogCaptureFixture) -> None:
+    """The relay's and the listing's subscriptions are made again every half second during an outage: the log
+    says so once per channel, and once more when each stands again, not once per attempt."""
+    url, proxy = proxied
+    caplog.set_level("INFO", logger="server.channel")
+    proxy.go_down()
+    assert "degraded" in await poll_health(url, 503)
+    await asyncio.sleep(2)  # several attempts to subscribe again
+    proxy.down = False
+    node = (await poll_health(url, 200)).split("\n")[1].removeprefix("node ")
+    for _ in range(100):
+        if sum("again" in r.getMessage() and "broke" not in r.getMessage() for r in caplog.records) == 2:
+            break
+        await asyncio.sleep(0.05)
+    messages = [r.getMessage() for r in caplog.records if r.name == "server.channel"]
+    assert sorted(m.split(" (")[0] for m in messages if "broke" in m) == [
+        "the subscription to cardroom:listing broke", f"the subscription to cardroom:relay:{node} broke"]
+    assert len([m for m in messages if m.startswith("subscribed to")]) == 2
