@@ -34,7 +34,8 @@ BURST = 80.0
 
 
 class Session:
-    """Serves one websocket until it closes."""
+    """Serves one client: a websocket of this node until it closes, or a stand-in for a client another node
+    relays (server/relay.py)."""
 
     def __init__(self, lobby: Lobby, conn: Peer, address: str) -> None:
         self.lobby = lobby
@@ -126,11 +127,8 @@ class Session:
             if health is not None and not health.up and kind not in IN_MEMORY:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
             room_id = message.get("room") if kind in ROUTED or kind == "admin" else None
-            if isinstance(room_id, str) and not self.relayed and self.lobby.relay is not None:
-                node = await self.lobby.relay.owner(self, room_id)
-                if node is not None:  # another node serves the room: it answers, through this connection
-                    self.lobby.relay.forward(self, node, room_id, frame)
-                    return
+            if isinstance(room_id, str) and await self.to_owner(room_id, frame):
+                return
             await getattr(self, "on_" + kind)(message, re)
         except (RedisError, OSError) as exc:
             metrics.ERRORS.labels(ErrorCode.UNAVAILABLE.value).inc()
@@ -143,6 +141,18 @@ class Session:
             log.exception("internal error", extra={"conn": self.conn.id, "re": re})
             metrics.ERRORS.labels(ErrorCode.INTERNAL.value).inc()
             self.conn.send(error(ErrorCode.INTERNAL, "internal server error; the request was not applied", re))
+
+    async def to_owner(self, room_id: str, frame: bytes) -> bool:
+        """Relay the request to the node that owns ``room_id``, if another node does (server/relay.py): it
+        answers, through this connection. False: this node serves it."""
+        relay = self.lobby.relay
+        if self.relayed or relay is None:
+            return False
+        node = await relay.owner(self, room_id)
+        if node is None:
+            return False
+        relay.forward(self, node, room_id, frame)
+        return True
 
     def reply(self, re: int, kind: str, **fields: Any) -> None:
         self.conn.send(encode({"t": kind, "re": re, **fields}))
@@ -205,11 +215,8 @@ class Session:
         request = retries.key("create", self.scope, m.get("request"))
         prior = await self.lobby.store.requested(request) if request else None
         if prior is not None:  # a retry: the room it made (and the seat taken in it)
-            if not self.relayed and self.lobby.relay is not None:
-                node = await self.lobby.relay.owner(self, prior)
-                if node is not None:  # made through another node, which owns it: that node answers the retry
-                    self.lobby.relay.forward(self, node, prior, encode(m))
-                    return
+            if await self.to_owner(prior, encode(m)):  # made through another node, which owns it: it answers
+                return
             room = await self.lobby.find(prior)
             self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
             if m.get("sit", True):
