@@ -20,12 +20,17 @@ LEASE_MS = int(os.environ.get("CARDROOM_LEASE_MS", "10000"))
 """How long a lease lasts unless renewed (milliseconds); renewed every third of it."""
 
 # KEYS: lease, room; ARGV: node, ttl. Returns {fence, holder}: fence 0 when another node holds the lease,
-# -1 when there is no such room.
+# -1 when there is no such room. A node taking a lease it still holds keeps its token: its own writes in flight
+# (a room it serves while a sweep takes the lease again) stay valid; a lapsed lease taken again gets a new one.
 _TAKE = """
 if redis.call('EXISTS', KEYS[2]) == 0 then return {-1, ''} end
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return {0, holder} end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if holder == ARGV[1] then
+  local fence = redis.call('HGET', KEYS[2], 'fence')
+  if fence then return {tonumber(fence), ARGV[1]} end
+end
 return {redis.call('HINCRBY', KEYS[2], 'fence', 1), ARGV[1]}
 """
 

@@ -252,9 +252,10 @@ class Lobby:
             for n, record in enumerate(records):
                 if n % WARM_BATCH == WARM_BATCH - 1:
                     await asyncio.sleep(0)
-                if record.room in self.rooms:  # loaded meanwhile by a request
-                    continue
+                loaded = record.room in self.rooms  # loaded meanwhile by a request: it carries on
                 room = self._install(record, fences[record.room])
+                if loaded:
+                    continue
                 if room is not None:
                     clocks[record.room] = msgpack.packb(room.clock.data())
             try:
@@ -281,6 +282,10 @@ class Lobby:
         another node holds it, and it is not): its state rebuilt, its clock carried over the downtime and armed."""
         if fence is not None and fence <= 0:
             return None
+        loaded = self.rooms.get(record.room)
+        if loaded is not None:  # loaded meanwhile here: it carries on with the token just taken
+            loaded.fence = fence
+            return loaded
         game = registry.get(record.game)
         if game is None:
             log.error("unknown game %r, not restored", record.game, extra={"room": record.room})
@@ -290,10 +295,6 @@ class Lobby:
         except (ServerError, EngineError):
             log.exception("room not restored: its log does not replay", extra={"room": record.room})
             return None
-        loaded = self.rooms.get(record.room)
-        if loaded is not None:  # loaded meanwhile here: it carries on with the token just taken
-            loaded.fence = fence
-            return loaded
         room = self.rooms[record.room] = Room(record, game, state, self.store, self.alive if record.ended is None else None)
         room.fence = fence
         room.arm()
@@ -359,7 +360,8 @@ class Lobby:
         records = await self.store.load_many(orphans)
         fences = await self._fences(records)
         for record in records:
-            if record.room not in self.rooms and self._install(record, fences[record.room]) is not None:
+            loaded = record.room in self.rooms  # loaded meanwhile (made here, or asked for): it carries on
+            if self._install(record, fences[record.room]) is not None and not loaded:
                 log.info("room adopted from a node that stopped", extra={"room": record.room})
 
     def owned(self) -> list[str]:

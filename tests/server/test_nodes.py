@@ -145,3 +145,23 @@ async def test_a_node_nobody_plays_on_hands_its_rooms_to_the_one_players_use(nod
         assert holder == b"A"
         await watcher.spectate(sa.room)
         assert (await watcher.wait_view(sa.room, lambda v: True))["version"] == 0
+
+
+async def test_a_node_taking_a_lease_it_holds_keeps_its_fencing_token(redis_url: str) -> None:
+    """A sweep of this node taking again the lease of a room it serves (made, or loaded, meanwhile) must not
+    fence off its own writes in flight; a lease that lapsed gets a new token when taken again."""
+    from server.lease import Leases, lease_key
+    from server.store import RoomRecord
+
+    store = Store(redis_url)
+    try:
+        assert await store.create(RoomRecord(room="f2", game="creature_wars", options={}, seed=1, commitment="c",
+                                             created=1.0, version=0, state={"x": 1}, seats=(None, None)))
+        a = Leases(store.redis, "A")
+        first, _ = await a.take("f2")
+        assert (await a.take("f2"))[0] == first and await a.take_many(["f2"]) == [first]
+        assert (await Leases(store.redis, "B").take("f2"))[0] == 0
+        await store.redis.delete(lease_key("f2"))  # lapsed
+        assert (await a.take("f2"))[0] == first + 1
+    finally:
+        await store.close()
