@@ -9,6 +9,7 @@ from bots import Bot, make
 from bots.fairy_meat import SearchBot, world
 from engine.fairy_meat import GAME
 from engine.fairy_meat.state import State, dump
+from tests.bots.matches import random_states
 
 SEEN = ("version", "phase", "duel", "wins", "round", "order", "turn", "turn_fairy", "fairies", "combat", "waiting_for",
         "locked", "last", "spoils", "spoils_top", "deck", "hand", "my_face_down", "my_choice", "outcome", "options")
@@ -22,17 +23,7 @@ def _bare(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _states(seed: int, options: dict[str, Any], plays: int = 400) -> list[State]:
     """The states of a random match, one per decision."""
-    rng = random.Random(seed)
-    state = GAME.setup(options, seed)
-    out = [state]
-    for _ in range(plays):
-        movers = [s for s in (0, 1) if GAME.legal(state, s)]
-        if state.outcome is not None or not movers:
-            break
-        mover = rng.choice(movers)
-        state, _ = GAME.apply(state, mover, dict(rng.choice(list(GAME.legal(state, mover)))))
-        out.append(state)
-    return out
+    return random_states(GAME, seed, options, plays)
 
 
 def test_a_world_shows_its_seat_what_the_real_state_showed() -> None:

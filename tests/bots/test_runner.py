@@ -28,22 +28,30 @@ async def _random_side(client: Client, seat: Seat, seed: int) -> None:
     raise AssertionError("the match did not end")
 
 
-async def test_a_bot_decides_from_its_own_frames_only(server_url: str) -> None:
-    """Every view the bot is handed is one its connection received, for its seat; none holds a card of the
-    other hand."""
+async def _bot_match(server_url: str, game: str, options: dict[str, Any], seed: int, level: str, bot_seed: int
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    """A match between a random human (seat 0) and a bot (seat 1) at a real server: the views handed to the bot,
+    the views its connection received, every message the human received, and the human's last view."""
     handed: list[dict[str, Any]] = []
     async with await Client.connect(server_url, name="human", record_frames=True) as human, \
             await Client.connect(server_url, name="bot", record_frames=True) as bot_client:
-        seat = await human.create("creature_wars", QUICK, seed=8)
+        seat = await human.create(game, options, seed=seed)
         assert isinstance(seat, Seat)
         bot_seat = await bot_client.join(seat.room)
-        bot = make("creature_wars", "strong", 1)
+        bot = make(game, level, bot_seed)
         await asyncio.gather(
-            _random_side(human, seat, 3),
+            _random_side(human, seat, seed),
             play_seat(server_url, bot_client, bot_seat, decider(bot, lambda v: handed.append(dict(v))), "bot"),
         )
         received = [m["view"] for m in bot_client.received() if m["t"] == "view" and m["view"]]
-        hidden = {c["text"] for m in human.received() if m["t"] == "view" and m["view"] for c in m["view"]["hands"][0]["cards"]}
+        return handed, received, human.received(), human.views[seat.room]
+
+
+async def test_a_bot_decides_from_its_own_frames_only(server_url: str) -> None:
+    """Every view the bot is handed is one its connection received, for its seat; none holds a card of the
+    other hand."""
+    handed, received, humans, _ = await _bot_match(server_url, "creature_wars", QUICK, 8, "strong", 1)
+    hidden = {c["text"] for m in humans if m["t"] == "view" and m["view"] for c in m["view"]["hands"][0]["cards"]}
     assert handed and all(v in received and v["seat"] == 1 for v in handed)
     assert all("cards" not in v["hands"][0] for v in handed)
     secret = hidden - _public(handed)  # cards of the other hand that never reached the table
@@ -116,17 +124,6 @@ async def test_serve_with_bots_keeps_bot_rooms_waiting(redis_url: str, repo_root
 async def test_a_fairy_meat_bot_decides_from_its_own_frames_only(server_url: str) -> None:
     """The strong Fairy Meat bot at a real server: every view it is handed is one its connection received, for
     its seat, and it plays the match out."""
-    handed: list[dict[str, Any]] = []
-    async with await Client.connect(server_url, name="human") as human, \
-            await Client.connect(server_url, name="bot", record_frames=True) as bot_client:
-        seat = await human.create("fairy_meat", seed=9)
-        assert isinstance(seat, Seat)
-        bot_seat = await bot_client.join(seat.room)
-        bot = make("fairy_meat", "strong", 2)
-        await asyncio.gather(
-            _random_side(human, seat, 4),
-            play_seat(server_url, bot_client, bot_seat, decider(bot, lambda v: handed.append(dict(v))), "bot"),
-        )
-        received = [m["view"] for m in bot_client.received() if m["t"] == "view" and m["view"]]
-        assert human.views[seat.room]["outcome"] is not None
+    handed, received, _, last = await _bot_match(server_url, "fairy_meat", {}, 9, "strong", 2)
+    assert last["outcome"] is not None
     assert handed and all(v in received and v["seat"] == 1 for v in handed)

@@ -7,6 +7,7 @@ from typing import Any
 from bots import make
 from bots.creature_wars import world
 from engine.creature_wars import GAME
+from tests.bots.matches import random_states
 
 SEEN = ("hands", "hp", "turn", "deck", "discard", "first_drawer", "version", "locked", "final_duel")
 """What a world must show its seat exactly as the real state did."""
@@ -14,17 +15,7 @@ SEEN = ("hands", "hp", "turn", "deck", "discard", "first_drawer", "version", "lo
 
 def _states(seed: int, plays: int) -> list[Any]:
     """The states of a random match, one per decision, up to ``plays`` decisions."""
-    rng = random.Random(seed)
-    state = GAME.setup({}, seed)
-    out = [state]
-    for _ in range(plays):
-        movers = [s for s in (0, 1) if GAME.legal(state, s)]
-        if state.outcome is not None or not movers:
-            break
-        mover = rng.choice(movers)
-        state, _ = GAME.apply(state, mover, dict(rng.choice(list(GAME.legal(state, mover)))))
-        out.append(state)
-    return out
+    return random_states(GAME, seed, {}, plays)
 
 
 def test_a_world_shows_its_seat_what_the_real_state_showed() -> None:
