@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bots import Bot, make
+from bots import make
 from bots.fairy_meat import SearchBot, world
 from engine.fairy_meat import GAME
 from engine.fairy_meat.state import State, dump
-from tests.bots.matches import random_states
+from tests.bots.matches import bot_match, random_states
 
 SEEN = ("version", "phase", "duel", "wins", "round", "order", "turn", "turn_fairy", "fairies", "combat", "waiting_for",
         "locked", "last", "spoils", "spoils_top", "deck", "hand", "my_face_down", "my_choice", "outcome", "options")
@@ -89,23 +89,12 @@ def test_a_world_owes_nothing_to_the_real_hidden_cards() -> None:
         assert len(guesses) > 1  # a guess, not the real hand
 
 
-def _match(seed: int, seats: dict[int, Bot]) -> int | None:
-    state: State = GAME.setup({}, seed)
-    for _ in range(2000):
-        if state.outcome is not None:
-            break
-        mover = next(s for s in (0, 1) if GAME.legal(state, s))
-        state, _ = GAME.apply(state, mover, seats[mover].decide(GAME.view(state, mover)))
-    assert state.outcome is not None
-    return state.outcome.winner
-
-
 def test_the_strong_bot_beats_random_play() -> None:
     """Forty fixed deals, seats swapped every other one (the full measure is ``python -m bench.bots``): random
     play wins about half (15 of these 40 against another random player); the strong bot must win at least 28."""
     wins = 0
     for seed in range(40):
         strong = seed % 2
-        wins += _match(2000 + seed, {strong: make("fairy_meat", "strong", seed),
-                                     1 - strong: make("fairy_meat", "random", seed)}) == strong
+        seats = {strong: make("fairy_meat", "strong", seed), 1 - strong: make("fairy_meat", "random", seed)}
+        wins += bot_match(GAME, 2000 + seed, seats, 2000) == strong
     assert wins >= 28

@@ -7,7 +7,7 @@ from typing import Any
 from bots import make
 from bots.creature_wars import world
 from engine.creature_wars import GAME
-from tests.bots.matches import random_states
+from tests.bots.matches import bot_match, random_states
 
 SEEN = ("hands", "hp", "turn", "deck", "discard", "first_drawer", "version", "locked", "final_duel")
 """What a world must show its seat exactly as the real state did."""
@@ -38,22 +38,11 @@ def test_worlds_deal_the_unseen_cards_differently() -> None:
     assert len(others) > 1  # a guess, not the real hand
 
 
-def _match(seed: int, seats: dict[int, Any]) -> int | None:
-    state = GAME.setup({}, seed)
-    for _ in range(400):
-        if state.outcome is not None:
-            break
-        mover = next(s for s in (0, 1) if GAME.legal(state, s))
-        state, _ = GAME.apply(state, mover, seats[mover].decide(GAME.view(state, mover)))
-    assert state.outcome is not None
-    return state.outcome.winner
-
-
 def test_the_strong_bot_beats_random_play() -> None:
     """Twenty fixed deals, seats swapped every other one (the full measure is ``python -m bench.bots``)."""
     wins = 0
     for seed in range(20):
         strong = seed % 2
-        wins += _match(1000 + seed, {strong: make("creature_wars", "strong", seed),
-                                     1 - strong: make("creature_wars", "random", seed)}) == strong
+        seats = {strong: make("creature_wars", "strong", seed), 1 - strong: make("creature_wars", "random", seed)}
+        wins += bot_match(GAME, 1000 + seed, seats, 400) == strong
     assert wins >= 14
