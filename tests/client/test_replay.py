@@ -67,8 +67,9 @@ def viewer(app: App[Any]) -> ReplayScreen:
 
 
 def shown(screen: ReplayScreen) -> str:
-    """Everything the viewer shows of its step and view, the part of the table scrolled out of sight included."""
-    console = Console(width=78, record=True, file=io.StringIO())
+    """Everything the viewer shows of its step and view, the part of the table scrolled out of sight included
+    (printed wide: a card's text wrapped over two lines would not be found whole)."""
+    console = Console(width=400, record=True, file=io.StringIO())
     console.print(board(screen.replay, screen.step, screen.seat))
     return "\n".join([screen.where().plain, console.export_text(), screen.events_text().plain])
 
@@ -136,7 +137,8 @@ async def test_a_seat_view_shows_no_card_its_view_hides(server_url: str) -> None
             assert hidden, f"seat 1 holds cards seat 0 does not see at step {n}"
             screen.step, screen.seat = n, None
             await until(pilot, lambda: "full view" in screen_text(app), "the full view")
-            assert all(card in shown(screen) for card in hidden), "the full view shows both hands"
+            missing = sorted(card for card in hidden if card not in shown(screen))
+            assert not missing, f"the full view does not show {missing} at step {n}:\n{shown(screen)}"
             screen.seat = 0
             await until(pilot, lambda: "ann's view" in screen_text(app), "ann's view")
             seen = shown(screen) + screen_text(app)
