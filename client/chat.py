@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, RichLog
@@ -76,21 +77,36 @@ class TableTalk(Vertical):
         super().__init__(id=id)
         self.texts: list[str] = []
         """Every line written, as plain text (what the log shows)."""
+        self._unwritten: list[Text] = []
+        """Lines written while the log was not mounted: before its first compose, or while its screen is taken down."""
         self._focus_before: Widget | None = None
 
     def compose(self) -> ComposeResult:
         yield RichLog(id="chat-log", wrap=True, markup=False, max_lines=200, auto_scroll=True)
         yield ChatInput(placeholder="say something · Enter sends · Esc closes", max_length=MAX_CHAT, id="chat-input")
 
-    @property
-    def log_widget(self) -> RichLog:
-        return self.query_one("#chat-log", RichLog)
+    def on_mount(self) -> None:
+        """The log is composed now: show what was said before."""
+        self._flush()
 
     def write(self, line: Text) -> None:
-        """Add a line (plain Text only) and show the panel."""
+        """Add a line (plain Text only) and show the panel.
+
+        A push may arrive before the log is composed or while the app takes the screen down (quitting): the line
+        is kept and shown once the log is there, never an error."""
         self.add_class("-active")
         self.texts.append(line.plain)
-        self.log_widget.write(line)
+        self._unwritten.append(line)
+        self._flush()
+
+    def _flush(self) -> None:
+        try:
+            log = self.query_one("#chat-log", RichLog)
+        except NoMatches:
+            return
+        for line in self._unwritten:
+            log.write(line)
+        self._unwritten.clear()
 
     def notice(self, text: str, *, error: bool = False) -> None:
         """A line from the room, not from a player."""

@@ -61,6 +61,8 @@ class DuelScreen(TableScreen):
         """The clocks of the last view that carried them."""
         self.away: set[int] = set()
         """Seats no connection watches (their clock runs on; they forfeit after the grace period)."""
+        self.talk = TableTalk(id="talk")
+        """The chat: made with the screen, so a notice that arrives before the screen is mounted is kept."""
 
     def on_mount(self) -> None:
         """(The game screen's ``on_mount`` runs too.) Place the clock bar and the chat above the status line."""
@@ -68,14 +70,10 @@ class DuelScreen(TableScreen):
         before = status.first() if status else None
         bar = ClockBar(id="clocks")
         bar.clocks = self.clocks
-        self.mount(bar, TableTalk(id="talk"), before=before)
+        self.mount(bar, self.talk, before=before)
         self.name_clocks()
 
     # -- what the app feeds in ---------------------------------------------------------
-
-    @property
-    def talk(self) -> TableTalk:
-        return self.query_one("#talk", TableTalk)
 
     def own_seat(self) -> int | None:
         """Our seat, from the view (None: spectating, or no view yet)."""
