@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
-from server import expiry, metrics
+from server import expiry, listing, metrics
 from server.lobby import Lobby
 from server.room import Room
 
@@ -68,7 +68,7 @@ async def close(lobby: Lobby, room: Room) -> None:
     """A waiting room is deleted like a cancelled one; a running match ends with no result (its record kept);
     either way everyone watching is told ``room_closed`` (reason ``closed``) and the room leaves the lobby."""
     async with room.lock:
-        if expiry.waiting(room):
+        if listing.waiting(room):
             await expiry.close(lobby, room, "closed")
             return
         if not room.over:

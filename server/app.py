@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import os
 import signal
@@ -64,7 +63,9 @@ async def run(
     lobby = Lobby(store, health, node or new_node_id(port))
     await lobby.leases.beat()  # alive before it serves: other nodes end what relays through a node not alive
     restored = await lobby.restore()
-    relay = lobby.relay = Relay(lobby, functools.partial(Session.stand_in, lobby))
+    relay: Relay = Relay(lobby, lambda peer, address, name, player, scope:
+                         Session.stand_in(lobby, relay, peer, address, name, player, scope))
+    lobby.sweeps.append(relay.sweep)
     await relay.start()
     directory = lobby.directory = Directory(lobby)
     await directory.start()
@@ -97,7 +98,7 @@ async def run(
         peer = admission.enter(ws)
         metrics.CONNECTIONS.inc()
         try:
-            await Session.over(ws, lobby).run()
+            await Session.over(ws, lobby, relay).run()
         finally:
             metrics.CONNECTIONS.dec()
             admission.leave(peer)

@@ -9,23 +9,20 @@ whose liveness key lapsed (a dead node's open rooms come back as their new owner
 from __future__ import annotations
 
 import asyncio
-import bisect
 import logging
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from server import channel, expiry
+from server import channel
 from server.lease import LEASE_MS
-from server.listing import stamp
+from server.listing import Others, listed, stamp
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
 
-__all__ = ["Directory", "Others"]
+__all__ = ["Directory"]
 
 log = logging.getLogger(__name__)
 CHANNEL = "cardroom:listing"
@@ -37,43 +34,6 @@ REFRESH = max(LEASE_MS / 3000, INTERVAL)
 
 def _hash(node: str) -> str:
     return f"cardroom:listed:{node}"
-
-
-@dataclass
-class Others:
-    """Other nodes' listed rooms: by room, (node, entry); and (created, room) in order for paging."""
-
-    entries: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-    order: list[tuple[float, str]] = field(default_factory=list)
-
-    def put(self, node: str, room: str, entry: dict[str, Any]) -> None:
-        self.remove(room)
-        self.entries[room] = (node, entry)
-        bisect.insort(self.order, (float(entry["created"]), room))
-
-    def remove(self, room: str, node: str | None = None) -> None:
-        """Forget ``room`` (only if ``node`` published it, when given: another may have taken it since)."""
-        held = self.entries.get(room)
-        if held is None or (node is not None and held[0] != node):
-            return
-        del self.entries[room]
-        key = (float(held[1]["created"]), room)
-        at = bisect.bisect_left(self.order, key)
-        if at < len(self.order) and self.order[at] == key:
-            del self.order[at]
-
-    def forget(self, node: str) -> None:
-        for room in [r for r, (n, _) in self.entries.items() if n == node]:
-            self.remove(room)
-
-    def nodes(self) -> set[str]:
-        return {n for n, _ in self.entries.values()}
-
-    def after(self, key: tuple[float, str] | None) -> Iterator[tuple[float, str, dict[str, Any]]]:
-        """(created, room, entry) after ``key``, in order."""
-        start = 0 if key is None else bisect.bisect_right(self.order, key)
-        for created, room in self.order[start:]:
-            yield created, room, self.entries[room][1]
 
 
 class Directory:
@@ -115,7 +75,7 @@ class Directory:
         gone: list[str] = []
         for room_id in looked:
             room = rooms.get(room_id)
-            if room is None or room.moved or not expiry.listed(room, now):
+            if room is None or room.moved or not listed(room, now):
                 if self.published.pop(room_id, None) is not None:
                     gone.append(room_id)
                 continue

@@ -13,20 +13,19 @@ from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
 from server.connection import Peer
+from server.listing import listed, waiting
 from server.store import LIVE_TTL, OPEN, PREFIX
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
     from server.room import Room
 
-__all__ = ["LISTED_AFTER_END", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "listed", "tell_closed", "waiting"]
+__all__ = ["SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "tell_closed"]
 
 log = logging.getLogger(__name__)
 
 WAITING_TTL = 600.0
 """Seconds after its creation that a room still waiting for players expires."""
-LISTED_AFTER_END = 300.0
-"""Seconds a finished room stays in the lobby listing (and in memory, unless watched) after its end."""
 SWEEP_EVERY = 15.0
 """Seconds between two sweeps of the rooms."""
 
@@ -39,16 +38,6 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('SREM', KEYS[4], ARGV[3])
 return 1
 """
-
-
-def waiting(room: Room) -> bool:
-    """Still waiting for players: a free seat and no result."""
-    return not room.over and not all(room.seats)
-
-
-def listed(room: Room, now: float | None = None) -> bool:
-    """Whether the lobby lists the room: unfinished, or finished less than ``LISTED_AFTER_END`` ago."""
-    return room.ended is None or (now or time.time()) - room.ended < LISTED_AFTER_END
 
 
 async def close(lobby: Lobby, room: Room, reason: str, by: Peer | None = None, re: int | None = None) -> None:

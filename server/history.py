@@ -7,20 +7,14 @@ version, ``recent`` starts empty.
 """
 from __future__ import annotations
 
-import logging
 from collections import deque
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.interface import Event, Seat, redact_all
-from protocol import encode
 
-if TYPE_CHECKING:
-    from server.room import Room
+__all__ = ["RECENT", "History"]
 
-__all__ = ["RECENT", "History", "over_frame"]
-
-log = logging.getLogger(__name__)
 RECENT = 50
 """How many of a room's last events the view after create_room/join/resume/spectate carries in ``recent``."""
 _KEPT = 2 * RECENT
@@ -45,35 +39,7 @@ class History:
     def done(self) -> bool:
         return self.complete
 
-    async def rebuild(self, room: Room) -> None:
-        """Replay the room's stored log with the engine to recover its last events; once per room."""
-        if self.done():
-            return
-        async with room.lock:
-            if self.done():
-                return
-            self.complete = True
-            if room.seed is None:  # not dealt yet: nothing has happened
-                return
-            target = room.version
-            try:
-                records = await room.store.log(room.id)
-                state = room.game.setup(room.options, room.seed)
-                events: deque[Event] = deque(maxlen=_KEPT)
-                for record in records:
-                    state, new = room.game.apply(state, record["seat"], record["d"])
-                    events.extend(new)
-                if room.game.version(state) != target:
-                    raise ValueError(f"log replays to version {room.game.version(state)}, not {target}")
-            except Exception as exc:  # any record the engine cannot replay: recent starts empty
-                log.warning("room %s: recent events not rebuilt: %s", room.id, exc)
-                return
-            self.events = events
-
-
-def over_frame(room: Room) -> bytes | None:
-    """The ``match_over`` message of a finished room (``None`` while it goes on)."""
-    outcome = room.game.outcome(room.state)
-    if outcome is None:
-        return None
-    return encode({"t": "match_over", "room": room.id, "outcome": outcome.data(), **room.reveal()})
+    def restore(self, events: Iterable[Event]) -> None:
+        """The events of a reloaded room, rebuilt from its log (server/room.py): the history is complete."""
+        self.events = deque(events, maxlen=_KEPT)
+        self.complete = True

@@ -14,7 +14,7 @@ from redis.exceptions import RedisError
 from protocol import ErrorCode, ProtocolError
 from server.names import normalise
 
-__all__ = ["MAX_KEY", "MIN_KEY", "Identity", "Names", "identify", "player_id", "rooms_key"]
+__all__ = ["MAX_KEY", "MIN_KEY", "Identity", "Names", "identify", "player_id"]
 
 MIN_KEY = 16
 MAX_KEY = 128
@@ -48,11 +48,6 @@ def player_id(key: str) -> str:
 def _key_hash(key: str) -> str:
     """What a name is bound to: a hash of the key under its own label, never the key itself."""
     return hashlib.sha256(f"cardroom:name-key:{key}".encode()).hexdigest()
-
-
-def rooms_key(player: str) -> str:
-    """The Redis set of rooms where ``player`` holds a seat."""
-    return f"{PREFIX}player:{player}:rooms"
 
 
 class Names:

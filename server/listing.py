@@ -9,16 +9,14 @@ import bisect
 import heapq
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
 
 from protocol import ErrorCode, ProtocolError
-from server import expiry
 from server.room import Room
 
-if TYPE_CHECKING:
-    from server.directory import Others
-
-__all__ = ["DEFAULT_LIMIT", "MAX_LIMIT", "STATUSES", "Rooms", "stamp"]
+__all__ = ["DEFAULT_LIMIT", "LISTED_AFTER_END", "MAX_LIMIT", "STATUSES", "Elsewhere", "Others", "Rooms", "listed", "stamp",
+           "waiting"]
 
 DEFAULT_LIMIT = 50
 """Rooms in a ``rooms`` page when ``list_rooms`` names no ``limit``."""
@@ -31,6 +29,65 @@ Listed = tuple[float, str, "Room | dict[str, Any]"]
 """(created, id, a room of this node or another node's entry of one)."""
 _UNSHOWN = frozenset({"created", "owners"})
 """Fields of another node's entry that only the listing reads (server/directory.py)."""
+
+
+LISTED_AFTER_END = 300.0
+"""Seconds a finished room stays in the lobby listing (and in memory, unless watched) after its end."""
+
+
+def waiting(room: Room) -> bool:
+    """Still waiting for players: a free seat and no result."""
+    return not room.over and not all(room.seats)
+
+
+def listed(room: Room, now: float | None = None) -> bool:
+    """Whether the lobby lists the room: unfinished, or finished less than ``LISTED_AFTER_END`` ago."""
+    return room.ended is None or (now or time.time()) - room.ended < LISTED_AFTER_END
+
+
+@dataclass
+class Others:
+    """Other nodes' listed rooms: by room, (node, entry); and (created, room) in order for paging."""
+
+    entries: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    order: list[tuple[float, str]] = field(default_factory=list)
+
+    def put(self, node: str, room: str, entry: dict[str, Any]) -> None:
+        self.remove(room)
+        self.entries[room] = (node, entry)
+        bisect.insort(self.order, (float(entry["created"]), room))
+
+    def remove(self, room: str, node: str | None = None) -> None:
+        """Forget ``room`` (only if ``node`` published it, when given: another may have taken it since)."""
+        held = self.entries.get(room)
+        if held is None or (node is not None and held[0] != node):
+            return
+        del self.entries[room]
+        key = (float(held[1]["created"]), room)
+        at = bisect.bisect_left(self.order, key)
+        if at < len(self.order) and self.order[at] == key:
+            del self.order[at]
+
+    def forget(self, node: str) -> None:
+        for room in [r for r, (n, _) in self.entries.items() if n == node]:
+            self.remove(room)
+
+    def nodes(self) -> set[str]:
+        return {n for n, _ in self.entries.values()}
+
+    def after(self, key: tuple[float, str] | None) -> Iterator[tuple[float, str, dict[str, Any]]]:
+        """(created, room, entry) after ``key``, in order."""
+        start = 0 if key is None else bisect.bisect_right(self.order, key)
+        for created, room in self.order[start:]:
+            yield created, room, self.entries[room][1]
+
+
+class Elsewhere(Protocol):
+    """What other nodes list (server/directory.py): their entries, and one room's."""
+
+    others: Others
+
+    def entry(self, room_id: str) -> dict[str, Any] | None: ...
 
 
 def stamp(room: Room) -> Stamp:
@@ -103,7 +160,7 @@ class Rooms(dict[str, Room]):
         def summary(item: Room | dict[str, Any]) -> dict[str, Any] | None:
             """The item's summary if the page lists it."""
             if isinstance(item, Room):
-                if not expiry.listed(item, now):
+                if not listed(item, now):
                     return None
                 shown = (item.game.name, item.status)
             elif item["room"] in self:  # this node serves it now: its own summary is the newer

@@ -10,8 +10,8 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 
 import msgpack
 
@@ -25,14 +25,10 @@ from server.errors import ServerError
 from server.health import Health
 from server.identity import Names
 from server.lease import LEASE_MS, Leases, new_node_id
-from server.listing import Rooms
+from server.listing import Elsewhere, Rooms
 from server.quota import Quota
 from server.room import Room
 from server.store import RoomRecord, Store
-
-if TYPE_CHECKING:
-    from server.directory import Directory
-    from server.relay import Relay
 
 __all__ = ["Lobby"]
 
@@ -93,10 +89,14 @@ class Lobby:
         """Matches being archived after a restart (kept here so that they are not collected midway)."""
         self.serving_players: Callable[[], bool] = lambda: True
         """Whether players are connected to this node now, directly or relayed (set by the app)."""
-        self.directory: Directory | None = None
+        self.directory: Elsewhere | None = None
         """What the other nodes list (server/directory.py; set by the app)."""
-        self.relay: Relay | None = None
-        """Requests about rooms other nodes own, relayed to them (server/relay.py; set by the app)."""
+        self.sweeps: list[Callable[[], Awaitable[None]]] = []
+        """Steps run after each lease pass (the relay's sweep of relayed clients; set by the app)."""
+
+    def games_and_statuses(self) -> Iterator[tuple[str, str]]:
+        """Each room in memory's game and status (the rooms gauge of server/metrics.py)."""
+        return ((room.game.name, room.status) for room in self.rooms.values())
 
     def get(self, room: str) -> Room:
         found = self.rooms.get(room)
@@ -325,8 +325,8 @@ class Lobby:
                 else:
                     await self.renew()
                     await self.adopt_orphans()
-                if self.relay is not None:
-                    await self.relay.sweep()
+                for sweep in self.sweeps:
+                    await sweep()
             except Exception:
                 log.exception("leases not renewed; trying again")
 

@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter as Tally
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from server.lobby import Lobby
-
 __all__ = [
     "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "KICKS", "OUTBOX_DROPS",
-    "RATE_LIMITED",
+    "RATE_LIMITED", "Counted",
     "REFUSED", "RELAYED", "ROOMS", "RoomCollector", "scrape",
 ]
 
@@ -43,17 +40,23 @@ RELAYED = Counter("cardroom_relayed_requests",
 KICKS = Counter("cardroom_kicks", "Connections the operator dropped (admin kick)")
 
 
+class Counted(Protocol):
+    """What keeps rooms (a server's lobby): each room's game and status, read at scrape time."""
+
+    def games_and_statuses(self) -> Iterable[tuple[str, str]]: ...
+
+
 class RoomCollector(Collector):
     """Live rooms by game and status, counted from the tracked lobbies when scraped (one per server in
     this process; tests run several)."""
 
     def __init__(self) -> None:
-        self.lobbies: weakref.WeakSet[Lobby] = weakref.WeakSet()
+        self.lobbies: weakref.WeakSet[Counted] = weakref.WeakSet()
 
     def collect(self) -> Iterator[Metric]:
         family = GaugeMetricFamily("cardroom_rooms", "Rooms in this server's memory, by game and status",
                                    labels=["game", "status"])
-        tally = Tally((room.game.name, room.status) for lobby in list(self.lobbies) for room in lobby.rooms.values())
+        tally = Tally(pair for lobby in list(self.lobbies) for pair in lobby.games_and_statuses())
         for (game, status), count in sorted(tally.items()):
             family.add_metric([game, status], count)
         yield family

@@ -214,7 +214,15 @@ class Room:
         entry = self.score_entry(outcome)
         if entry is not None:
             await self.store.add_score(*entry)
-        await standings.settle(self)
+        await self.settle()
+
+    async def settle(self) -> bool:
+        """Rate the finished match and add it to its players' histories, once (server/standings.py)."""
+        outcome = self.game.outcome(self.state)
+        if outcome is None:
+            return False
+        return await standings.settle(self.store, standings.Finished(
+            self.id, self.game.name, self.table, tuple(self.owners), tuple(self.names), outcome, self.ended or time.time()))
 
     def lost(self) -> ProtocolError:
         """Another node has taken the room over (its lease lapsed here): stop serving it and drop the
@@ -398,7 +406,7 @@ class Room:
         self.arm()
         if outcome is not None:
             try:
-                await standings.settle(self)
+                await self.settle()
             except Exception:  # the match stands; its rating and history can be settled again later
                 log.exception("match not settled", extra={"room": self.id})
 
@@ -532,6 +540,37 @@ class Room:
         room tells none of it until its day has ended (``reveal_after``): its deal is the day's for everyone."""
         return reveal_fields(self.seed, self.daily, self.commitment, self.server_seed, self.salt,
                              list(self.nonces) if self.seeding == seeding.PLAYERS else [], self.seeding)
+
+    async def recover_history(self) -> None:
+        """Replay the stored log with the engine to recover the last events of a reloaded room; once per room
+        (if the log cannot be replayed to the room's version, ``recent`` starts empty)."""
+        if self.history.done():
+            return
+        async with self.lock:
+            if self.history.done():
+                return
+            if self.seed is None:  # not dealt yet: nothing has happened
+                self.history.restore(())
+                return
+            events: list[Event] = []
+            try:
+                state = self.game.setup(self.options, self.seed)
+                for record in await self.store.log(self.id):
+                    state, new = self.game.apply(state, record["seat"], record["d"])
+                    events.extend(new)
+                if self.game.version(state) != self.version:
+                    raise ValueError(f"log replays to version {self.game.version(state)}, not {self.version}")
+            except Exception as exc:  # any record the engine cannot replay: recent starts empty
+                log.warning("room %s: recent events not rebuilt: %s", self.id, exc)
+                events = []
+            self.history.restore(events)
+
+    def over_frame(self) -> bytes | None:
+        """The ``match_over`` message of a finished room (``None`` while it goes on)."""
+        outcome = self.game.outcome(self.state)
+        if outcome is None:
+            return None
+        return encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
 
     def broadcast(self, events: Any, decider: Peer | None, re: int | None) -> None:
         """Each watcher gets its own view and events; frames are built once per seat."""

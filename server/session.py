@@ -16,12 +16,11 @@ from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode,
 from protocol.messages import MAX_FRAME
 from server import admin, admission, chat, expiry, metrics, rematch, replays, retries, standings
 from server.connection import Connection, Peer
-from server.history import over_frame
 from server.identity import identify
 from server.lobby import Lobby
 from server.quota import check_spectators
 from server.records import match_record
-from server.relay import ROUTED
+from server.relay import ROUTED, Relay
 from server.room import Room
 
 __all__ = ["Session"]
@@ -37,8 +36,10 @@ class Session:
     """Serves one client: a websocket of this node until it closes, or a stand-in for a client another node
     relays (server/relay.py)."""
 
-    def __init__(self, lobby: Lobby, conn: Peer, address: str) -> None:
+    def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str) -> None:
         self.lobby = lobby
+        self.relay = relay
+        """Requests about rooms other nodes own go through it (None: a lone server in tests)."""
         self.conn = conn
         conn.on_drop = self.leave_all
         self.address = address
@@ -49,19 +50,20 @@ class Session:
         """Whose ``request`` keys this connection's are: its own until ``hello`` names a player."""
         self.relayed = False
         """A stand-in for a client of another node (server/relay.py): that node greeted and rate-limits it."""
-        self.link = lobby.relay.link_of(conn) if lobby.relay is not None else ""
+        self.link = relay.link_of(conn) if relay is not None else ""
         self.remote: dict[str, str] = {}
         """Rooms this client asked about that another node owns, and that node (server/relay.py)."""
 
     @classmethod
-    def over(cls, ws: ServerConnection, lobby: Lobby) -> Session:
+    def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None) -> Session:
         """The session of a client's websocket on this node."""
-        return cls(lobby, Connection(ws), admission.address(ws))
+        return cls(lobby, relay, Connection(ws), admission.address(ws))
 
     @classmethod
-    def stand_in(cls, lobby: Lobby, peer: Peer, address: str, name: str, player: str | None, scope: str) -> Session:
+    def stand_in(cls, lobby: Lobby, relay: Relay, peer: Peer, address: str, name: str, player: str | None,
+                 scope: str) -> Session:
         """The session serving, on the node that owns its rooms, a client another node greeted."""
-        session = cls(lobby, peer, address)
+        session = cls(lobby, relay, peer, address)
         peer.greeted, peer.name, peer.player = True, name, player
         session.scope = scope
         session.relayed = True
@@ -104,8 +106,8 @@ class Session:
             room = self.lobby.rooms.get(room_id)
             if room is not None:
                 room.unwatch(conn)
-        if self.lobby.relay is not None:
-            self.lobby.relay.closed(self)
+        if self.relay is not None:
+            self.relay.closed(self)
 
     async def handle(self, frame: str | bytes) -> None:
         if self.conn.dead:
@@ -145,7 +147,7 @@ class Session:
     async def to_owner(self, room_id: str, frame: bytes) -> bool:
         """Relay the request to the node that owns ``room_id``, if another node does (server/relay.py): it
         answers, through this connection. False: this node serves it."""
-        relay = self.lobby.relay
+        relay = self.relay
         if self.relayed or relay is None:
             return False
         node = await relay.owner(self, room_id)
@@ -270,14 +272,14 @@ class Session:
     async def enter(self, room: Room, watching: int | None, re: int, kind: str, **fields: Any) -> None:
         """Reply ``kind`` and watch the room: its view with ``re`` and its recent events, the result if
         it is over, its last chat lines; all sent at once, after what must be read first."""
-        await room.history.rebuild(room)
+        await room.recover_history()
         lines = await chat.past(self.lobby.store, room, watching)
         if room.closed:  # cancelled or expired while the above was read
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
         self.reply(re, kind, room=room.id, game=room.game.name, **fields)
         room.watch(self.conn, watching)
         self.conn.send(room.view_frame(watching, [], re, room.history.recent(watching)))
-        over = over_frame(room)
+        over = room.over_frame()
         if over is not None:
             self.conn.send(over)
         for line in lines:

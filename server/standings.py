@@ -9,8 +9,8 @@ set player -> r; ``history:{player}`` a list of msgpack entries, newest first, c
 from __future__ import annotations
 
 import logging
-import time
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import msgpack
 
@@ -19,10 +19,7 @@ from protocol import ErrorCode, ProtocolError
 from server.ratings import DEFAULT, Rating, update
 from server.store import PREFIX, RECORD_TTL, Store
 
-if TYPE_CHECKING:
-    from server.room import Room
-
-__all__ = ["KEEP", "RATED", "history", "leaders", "settle"]
+__all__ = ["KEEP", "RATED", "Finished", "history", "leaders", "settle"]
 
 log = logging.getLogger(__name__)
 RATED = "rated"
@@ -64,42 +61,55 @@ def _score(outcome: Outcome, seat: int) -> float:
     return 0.5 if outcome.winner is None else 1.0 if outcome.winner == seat else 0.0
 
 
-async def settle(room: Room) -> bool:
+@dataclass(frozen=True)
+class Finished:
+    """What settling a finished match needs to know of it."""
+
+    room: str
+    game: str
+    table: str
+    """The room's high-score or rating table (``RATED`` for a rated head-to-head)."""
+    owners: tuple[str, ...]
+    """The player holding each seat ("" for a guest)."""
+    names: tuple[str, ...]
+    outcome: Outcome
+    ended: float
+
+
+async def settle(store: Store, match: Finished) -> bool:
     """Rate a finished rated match and add the match to its players' histories, once; False if done before."""
-    outcome = room.game.outcome(room.state)
-    if outcome is None:
-        return False
-    players = list(room.owners)
-    rated = room.table == RATED and outcome.reason is not OutcomeReason.ABORTED and all(players)
+    outcome = match.outcome
+    players = list(match.owners)
+    rated = match.table == RATED and outcome.reason is not OutcomeReason.ABORTED and all(players)
     changes: dict[int, tuple[Rating, Rating]] = {}
     args: list[Any] = []
     if rated:
-        raw: list[bytes | None] = await room.store.redis.hmget(_ratings(room.game.name), players)  # type: ignore[assignment]
+        raw: list[bytes | None] = await store.redis.hmget(_ratings(match.game), players)  # type: ignore[assignment]
         stored = [None if r is None else msgpack.unpackb(r) for r in raw]
         before = [DEFAULT if s is None else Rating(*s[:3]) for s in stored]
         games = [0 if s is None else int(s[3]) for s in stored]
         for seat, player in enumerate(players):
             after = update(before[seat], [(before[1 - seat], _score(outcome, seat))])
             changes[seat] = (before[seat], after)
-            args += [player, msgpack.packb([after.r, after.rd, after.sigma, games[seat] + 1, room.names[seat]]),
+            args += [player, msgpack.packb([after.r, after.rd, after.sigma, games[seat] + 1, match.names[seat]]),
                      repr(after.r)]
     entries = []
     for seat, player in enumerate(players):
         if not player:
             continue
         entry: dict[str, Any] = {
-            "room": room.id, "game": room.game.name, "ended": room.ended or time.time(), "names": list(room.names),
+            "room": match.room, "game": match.game, "ended": match.ended, "names": list(match.names),
             "seat": seat, "outcome": outcome.data(), "rated": rated,
         }
         if seat in changes:
             entry["rating"] = [round(changes[seat][0].r, 1), round(changes[seat][1].r, 1)]
         entries.append((player, msgpack.packb(entry)))
-    keys = [f"{PREFIX}settled:{room.id}", _ratings(room.game.name), _leaders(room.game.name),
+    keys = [f"{PREFIX}settled:{match.room}", _ratings(match.game), _leaders(match.game),
             *(_history(p) for p, _ in entries)]
-    done = await room.store.redis.eval(_SETTLE, len(keys), *keys, str(RECORD_TTL), str(KEEP), str(len(changes)),
+    done = await store.redis.eval(_SETTLE, len(keys), *keys, str(RECORD_TTL), str(KEEP), str(len(changes)),
                                        *args, *(e for _, e in entries))
     if done:
-        log.info("settled", extra={"room": room.id})
+        log.info("settled", extra={"room": match.room})
     return bool(done)
 
 

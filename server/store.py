@@ -28,7 +28,6 @@ from redis.exceptions import RedisError
 
 from server.errors import Fenced, StaleWrite, StoreUnavailable
 from server.group import Group
-from server.identity import rooms_key
 
 __all__ = ["RoomRecord", "Store"]
 
@@ -192,6 +191,11 @@ class RoomRecord:
 
 def _key(room: str) -> str:
     return f"{PREFIX}room:{room}"
+
+
+def rooms_key(player: str) -> str:
+    """The Redis set of rooms where ``player`` holds a seat."""
+    return f"{PREFIX}player:{player}:rooms"
 
 
 def _match(room: str) -> str:

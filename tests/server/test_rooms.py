@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from client import Client, ClientError
-from server import expiry
+from server import expiry, listing
 from server.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
 from tests.server.servers import QUICK, finished_match, serving
 
@@ -116,7 +116,7 @@ async def test_finished_rooms_leave_the_listing_and_keep_a_match_record(
         assert listed[sa.room]["players"] == ["ann", "bob"]
         assert listed[sa.room]["game"] == "creature_wars" and listed[sa.room]["clock"] == {"move": 30, "bank": 60, "increment": 0}
         assert listed[sa.room]["spectators"] == 0
-        monkeypatch.setattr(expiry, "LISTED_AFTER_END", 0.0)
+        monkeypatch.setattr(listing, "LISTED_AFTER_END", 0.0)
         assert sa.room not in {r["room"] for r in await a.list_rooms()}
         r = redis.Redis.from_url(redis_url)
         key = f"cardroom:room:{sa.room}"

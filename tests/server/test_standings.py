@@ -101,7 +101,7 @@ async def test_a_match_is_settled_once(server_url: str, redis_url: str) -> None:
         try:
             room = await Lobby(store).find(sa.room)  # the room as a restarted server loads it
             assert room.over
-            assert await standings.settle(room) is False
+            assert await room.settle() is False
         finally:
             await store.close()
         assert (await a.request("ratings", game="creature_wars"))["entries"] == before
