@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from bench import REPO, Pacer, check_loopback, cpu_seconds, format_cpu, loop_name, percentile, run_main, stop_child, wait_for_port
 from client.connection import Client, ClientError
 from protocol import MAX_FRAME, encode
-from server.redis_process import free_port
+from server.store.redis_process import free_port
 
 __all__ = ["main"]
 

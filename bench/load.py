@@ -44,8 +44,8 @@ from bench import (
 from bench.fanout import fanout
 from client.connection import Client, ClientError, Seat
 from protocol import encode
-from server.redis_process import RedisProcess, free_port
-from server.session import BURST, RATE
+from server.edge.session import BURST, RATE
+from server.store.redis_process import RedisProcess, free_port
 
 __all__ = ["main"]
 

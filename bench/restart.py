@@ -26,9 +26,9 @@ from pathlib import Path
 from bench import REPO, check_loopback, run_main
 from client.connection import Client
 from engine import registry
-from server.lobby import Lobby
-from server.redis_process import RedisProcess, free_port
-from server.store import Store
+from server.lobby.lobby import Lobby
+from server.store.redis_process import RedisProcess, free_port
+from server.store.store import Store
 
 __all__ = ["main"]
 

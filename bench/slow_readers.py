@@ -27,7 +27,7 @@ from bench import check_loopback, percentile, run_main
 from bench.load import spawned
 from client.connection import Client, ClientError, ConnectionLost
 from protocol import PROTOCOL_VERSION, encode
-from server.connection import OUTBOX, OUTBOX_BYTES
+from server.edge.connection import OUTBOX, OUTBOX_BYTES
 
 __all__ = ["main"]
 

@@ -145,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "serve":
         from bots.command import companions
-        from server.app import serve_forever
-        from server.exposure import PlainRefused, allow_plain_default, origins_default
+        from server.edge.app import serve_forever
+        from server.edge.exposure import PlainRefused, allow_plain_default, origins_default
 
         try:
             serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,

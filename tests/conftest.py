@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.redis_process import RedisProcess
+from server.store.redis_process import RedisProcess
 from tests.server.servers import serving
 
 

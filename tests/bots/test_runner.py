@@ -12,7 +12,7 @@ from typing import Any
 from bots import make
 from bots.runner import decider, play_seat
 from client.connection import Client, Seat
-from server.redis_process import free_port
+from server.store.redis_process import free_port
 from tests.server.helpers import play_to_end, strings
 
 QUICK = {"hp": 5}

@@ -23,7 +23,7 @@ from client.messages import Connected
 from client.widgets import EventLog
 from engine import registry
 from engine.interface import redact_all
-from server import seeding
+from server.rooms import seeding
 
 __all__ = ["ADDRESS", "ROOM", "URL", "ReplayApp", "replay", "room_summary", "table_messages"]
 

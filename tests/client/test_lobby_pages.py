@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
-import server.quota
+import server.lobby.quota
 from client.app import CardroomApp
 from client.connection import Client
 from client.screens import LobbyScreen
@@ -12,8 +12,8 @@ from tests.client.helpers import SIZE, until
 
 
 async def test_the_lobby_lists_the_first_page_and_says_more(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server.quota, "PER_MINUTE", 1000)
-    monkeypatch.setattr(server.quota, "WAITING", 1000)
+    monkeypatch.setattr(server.lobby.quota, "PER_MINUTE", 1000)
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 1000)
     async with await Client.connect(server_url) as maker:
         for _ in range(53):
             await maker.create("queens_challenge", sit=False)

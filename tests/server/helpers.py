@@ -11,7 +11,7 @@ from engine.creature_wars import GAME
 from engine.creature_wars.state import State
 from engine.interface import Event, redact_all
 from protocol import decode_any
-from server.store import Store
+from server.store.store import Store
 
 
 async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> bool:

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
-from server.redis_process import free_port
+from server.store.redis_process import free_port
 from tests.server.helpers import play_turn
 
 LEASE_MS = 1000

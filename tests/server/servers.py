@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 
 from client import Client
 from client.connection import Seat
-from server.app import run
+from server.edge.app import run
 from tests.server.helpers import play_to_end
 
 QUICK = {"hp": 1}
@@ -19,7 +19,7 @@ QUICK = {"hp": 1}
 
 
 async def lapse_leases(redis_url: str) -> None:
-    """Every room lease gone, as when the node holding them stopped renewing them (server/lease.py)."""
+    """Every room lease gone, as when the node holding them stopped renewing them (server/store/lease.py)."""
     r = aioredis.Redis.from_url(redis_url)
     try:
         async for key in r.scan_iter(match="cardroom:room:*:lease"):

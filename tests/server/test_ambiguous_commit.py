@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from client import Client, ClientError
-from server.store import Store
+from server.store.store import Store
 from tests.server.redis_proxy import ReplyDropper
 
 

@@ -165,7 +165,7 @@ async def test_match_over_refuses_more(server_url: str) -> None:
 
 async def test_the_client_library_backs_off_when_rate_limited(server_url: str) -> None:
     """More requests at once than the burst allows all get their replies: each dropped one is sent again later."""
-    from server.session import BURST
+    from server.edge.session import BURST
 
     async with await Client.connect(server_url) as c:
         replies = await asyncio.gather(*(c.request("list_rooms", timeout=20) for _ in range(int(BURST) + 40)))

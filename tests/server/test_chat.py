@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from client import Client, ClientError
-from server import chat
+from server.rooms import chat
 from tests.server.servers import serving
 
 

@@ -8,8 +8,8 @@ import pytest
 from client import Client, ClientError
 from client.connection import Seat
 from engine.creature_wars import GAME
-from server import clock as clocks
-from server.store import Store
+from server.rooms import clock as clocks
+from server.store.store import Store
 from tests.server.helpers import replay
 from tests.server.players import pushed
 

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 
 from client import Client
-from server.redis_process import free_port
+from server.store.redis_process import free_port
 from tests.server.players import pushed
 from tests.server.test_clock import timed_room
 from tests.server.test_restart import spawn

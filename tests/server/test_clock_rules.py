@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine import registry
-from server.clock import GRACE, Clock, Limits
+from server.rooms.clock import GRACE, Clock, Limits
 
 CW = registry.GAMES["creature_wars"]
 

@@ -8,8 +8,8 @@ import redis
 from client import Client
 from client.connection import Seat
 from client.verify import verify
-from server.lobby import today
-from server.reveal import seed_fields
+from server.lobby.lobby import today
+from server.rooms.reveal import seed_fields
 from tests.server.helpers import play_out
 from tests.server.players import keyed, pushed
 

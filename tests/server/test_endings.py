@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from client import Client, ClientError
-from server.store import Store
+from server.store.store import Store
 from tests.server.players import pushed, queued
 
 

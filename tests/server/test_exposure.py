@@ -10,10 +10,10 @@ from websockets.exceptions import InvalidStatus
 
 from client import Client
 from protocol import PROTOCOL_VERSION, decode_any, encode
-from server import metrics
-from server.app import run
 from server.cli import main
-from server.exposure import PlainRefused, loopback
+from server.edge.app import run
+from server.edge.exposure import PlainRefused, loopback
+from server.ops import metrics
 
 
 async def greeted(url: str, origin: str | None) -> bool:

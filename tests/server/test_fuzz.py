@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
-import server.session
+import server.edge.session
 from protocol import CLIENT_MESSAGES, PROTOCOL_VERSION, ErrorCode, decode_any, encode
 from protocol.messages import Field
-from server.app import run
-from server.redis_process import RedisProcess
+from server.edge.app import run
+from server.store.redis_process import RedisProcess
 
 pytestmark = pytest.mark.slow
 
@@ -78,8 +78,8 @@ def fuzz_url(redis_process: RedisProcess) -> Iterator[str]:
         await task
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server.session, "RATE", 1e9)
-        patch.setattr(server.session, "BURST", 1e9)
+        patch.setattr(server.edge.session, "RATE", 1e9)
+        patch.setattr(server.edge.session, "BURST", 1e9)
         thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
         thread.start()
         assert started.wait(15), "the fuzzed server did not start"

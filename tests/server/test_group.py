@@ -9,7 +9,7 @@ import redis
 from prometheus_client import REGISTRY
 
 from server.errors import StaleWrite
-from server.store import RoomRecord, Store
+from server.store.store import RoomRecord, Store
 
 
 def _batches() -> tuple[float, float]:

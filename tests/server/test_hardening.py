@@ -5,10 +5,10 @@ import hashlib
 
 import pytest
 
-import server.quota
+import server.lobby.quota
 from client import Client, ClientError
-from server.lobby import today
-from server.store import DAILY_SECRET, Store
+from server.lobby.lobby import today
+from server.store.store import DAILY_SECRET, Store
 
 
 async def stored(redis_url: str, room: str) -> list[dict[str, object]]:
@@ -69,8 +69,8 @@ async def test_scenario_options_are_bounded(server_url: str) -> None:
 
 async def test_rooms_per_address_are_capped(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Waiting rooms held and rooms made per minute by one address are capped; other requests carry on."""
-    monkeypatch.setattr(server.quota, "WAITING", 2)
-    monkeypatch.setattr(server.quota, "PER_MINUTE", 3)
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 2)
+    monkeypatch.setattr(server.lobby.quota, "PER_MINUTE", 3)
     async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
         first = await a.create("creature_wars")
         await a.create("creature_wars")
@@ -87,8 +87,8 @@ async def test_rooms_per_address_are_capped(server_url: str, monkeypatch: pytest
 
 
 async def test_a_node_caps_its_rooms_and_spectators(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server.quota, "MAX_ROOMS", 1)
-    monkeypatch.setattr(server.quota, "MAX_SPECTATORS", 1)
+    monkeypatch.setattr(server.lobby.quota, "MAX_ROOMS", 1)
+    monkeypatch.setattr(server.lobby.quota, "MAX_SPECTATORS", 1)
     async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
         seat = await a.create("queens_challenge")
         assert not isinstance(seat, str)

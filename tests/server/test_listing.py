@@ -6,19 +6,19 @@ from typing import Any
 
 import pytest
 
-import server.admission
-import server.quota
+import server.edge.admission
+import server.lobby.quota
 from client import Client, ClientError
 from client.connection import Seat
-from server.room import Room
+from server.rooms.room import Room
 from tests.server.players import keyed
 
 
 @pytest.fixture
 def roomy(monkeypatch: pytest.MonkeyPatch) -> None:
     """One address may make and hold many rooms here."""
-    monkeypatch.setattr(server.quota, "PER_MINUTE", 1000)
-    monkeypatch.setattr(server.quota, "WAITING", 1000)
+    monkeypatch.setattr(server.lobby.quota, "PER_MINUTE", 1000)
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 1000)
 
 
 async def all_pages(client: Client, **fields: Any) -> list[list[str]]:
@@ -97,9 +97,9 @@ async def test_a_summary_is_rebuilt_only_when_its_room_changed(server_url: str, 
 
 async def test_waiting_rooms_are_capped_per_player(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the cap of waiting rooms, a player is refused even when each room comes from another address."""
-    monkeypatch.setattr(server.quota, "WAITING", 2)
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 2)
     counter = itertools.count()
-    monkeypatch.setattr(server.admission, "address", lambda ws: f"10.0.0.{next(counter)}")
+    monkeypatch.setattr(server.edge.admission, "address", lambda ws: f"10.0.0.{next(counter)}")
     key = "waiting-cap-secret-key-0001"
     for _ in range(2):
         client, _ = await keyed(server_url, "wes", key)

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from client import Client
-from server.logs import JsonFormatter
+from server.ops.logs import JsonFormatter
 from tests.server.helpers import play_to_end, replay
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from client import Client
 from protocol import decode_any
-from server.store import Store
+from server.store.store import Store
 from tests.server.helpers import announced, leaks, play_to_end, projection_errors, replay_with_events
 
 SEED = 20261121

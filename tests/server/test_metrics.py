@@ -8,7 +8,7 @@ import urllib.request
 from prometheus_client.parser import text_string_to_metric_families
 
 from client import Client, ClientError
-from server.store import Store
+from server.store.store import Store
 from tests.server.helpers import play_to_end
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
-from server.store import Store
+from server.store.store import Store
 from tests.server.helpers import play_to_end, play_turn
 from tests.server.nodes import LEASE_MS, Start, match_on, resume_on
 
@@ -70,8 +70,8 @@ async def test_a_write_with_an_old_fencing_token_is_refused_even_at_the_right_ve
     import msgpack
 
     from server.errors import Fenced
-    from server.lease import Leases, lease_key
-    from server.store import RoomRecord
+    from server.store.lease import Leases, lease_key
+    from server.store.store import RoomRecord
 
     store = Store(redis_url)
     try:
@@ -150,8 +150,8 @@ async def test_a_node_nobody_plays_on_hands_its_rooms_to_the_one_players_use(nod
 async def test_a_node_taking_a_lease_it_holds_keeps_its_fencing_token(redis_url: str) -> None:
     """A sweep of this node taking again the lease of a room it serves (made, or loaded, meanwhile) must not
     fence off its own writes in flight; a lease that lapsed gets a new token when taken again."""
-    from server.lease import Leases, lease_key
-    from server.store import RoomRecord
+    from server.store.lease import Leases, lease_key
+    from server.store.store import RoomRecord
 
     store = Store(redis_url)
     try:

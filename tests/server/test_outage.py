@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from client import Client, ClientError
-from server.app import run
+from server.edge.app import run
 from tests.server.redis_proxy import ReplyDropper
 
 
@@ -85,7 +85,7 @@ async def test_an_outage_breaks_each_subscription_once_in_the_log_and_they_come_
     """The relay's and the listing's subscriptions are made again every half second during an outage: the log
     says so once per channel, and once more when each stands again, not once per attempt."""
     url, proxy = proxied
-    caplog.set_level("INFO", logger="server.channel")
+    caplog.set_level("INFO", logger="server.cluster.channel")
     proxy.go_down()
     assert "degraded" in await poll_health(url, 503)
     await asyncio.sleep(2)  # several attempts to subscribe again
@@ -95,7 +95,7 @@ async def test_an_outage_breaks_each_subscription_once_in_the_log_and_they_come_
         if sum(r.getMessage().startswith("subscribed to") for r in caplog.records) == 2:
             break
         await asyncio.sleep(0.05)
-    messages = [r.getMessage() for r in caplog.records if r.name == "server.channel"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "server.cluster.channel"]
     assert sorted(m.split(" (")[0] for m in messages if "broke" in m) == [
         "the subscription to cardroom:listing broke", f"the subscription to cardroom:relay:{node} broke"]
     assert len([m for m in messages if m.startswith("subscribed to")]) == 2

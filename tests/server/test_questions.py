@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from client import Client
-from server.store import Store
+from server.store.store import Store
 
 
 def witch_name(notation: str) -> str:

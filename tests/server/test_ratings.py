@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.ratings import SCALE, Rating, update
+from server.players.ratings import SCALE, Rating, update
 
 
 def test_the_papers_worked_example() -> None:

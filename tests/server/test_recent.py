@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from client import Client
-from server.history import RECENT
+from server.rooms.history import RECENT
 from tests.server.helpers import play_turn
 from tests.server.servers import serving
 

@@ -11,7 +11,7 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import Seat
-from server.store import Store
+from server.store.store import Store
 from tests.server.helpers import announced, leaks, play_to_end, play_turn, replay_with_events
 from tests.server.nodes import Start, on_node, resume_on
 

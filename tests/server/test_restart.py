@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from client import Client
-from server.redis_process import free_port
+from server.store.redis_process import free_port
 from tests.server.helpers import play_to_end, play_turn
 
 
@@ -101,7 +101,7 @@ def view_of(client: Client, room: str) -> dict[str, object]:
 async def test_a_question_pending_at_a_crash_still_times_out_after_restart(
         spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]], redis_url: str) -> None:
     """The clock of a witch's question is re-armed when the server reloads the room."""
-    from server.store import Store
+    from server.store.store import Store
 
     options = {
         "deck": ["Lvl.1 Skeleton", "Lvl.1 Pirate", "Lvl.1 Vampire", "Lvl.1 Dragon"],

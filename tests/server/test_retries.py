@@ -7,7 +7,7 @@ import pytest
 import redis
 
 from client import Client, ClientError
-from server.store import _CREATE
+from server.store.store import _CREATE
 from tests.server.players import keyed
 from tests.server.redis_proxy import ReplyDropper
 

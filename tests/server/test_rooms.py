@@ -8,8 +8,8 @@ import pytest
 import redis
 
 from client import Client, ClientError
-from server import expiry, listing
-from server.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
+from server.lobby import expiry, listing
+from server.store.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
 from tests.server.servers import QUICK, finished_match, serving
 
 
@@ -207,7 +207,7 @@ async def test_a_match_ended_outside_a_decision_is_archived_once(redis_url: str)
 
 async def test_a_burst_of_store_requests_waits_for_connections(redis_url: str) -> None:
     """More requests at once than the pool has connections are served in turn, not refused."""
-    from server.store import POOL
+    from server.store.store import POOL
 
     store = Store(redis_url)
     try:

@@ -17,8 +17,8 @@ from client.records import fetch_record
 from client.verify import derived_seed, salted_commitment, verify
 from engine.creature_wars import GAME
 from engine.fairy_tableau import GAME as TABLEAU
-from server import seeding
 from server.cli import main
+from server.rooms import seeding
 from tests.server.helpers import play_to_end, strings
 from tests.server.redis_proxy import ReplyDropper
 from tests.server.servers import QUICK, serving

@@ -9,9 +9,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-import server.admission
-import server.connection
-import server.quota
+import server.edge.admission
+import server.edge.connection
+import server.lobby.quota
 from client import Client
 from protocol import PROTOCOL_VERSION, encode
 from tests.server.servers import serving
@@ -20,11 +20,11 @@ from tests.server.servers import serving
 async def test_a_reader_that_never_reads_is_dropped_once(server_url: str, caplog: pytest.LogCaptureFixture,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounded bytes per connection; one warning; unwatched from its rooms; the transport is aborted."""
-    monkeypatch.setattr(server.connection, "OUTBOX_BYTES", 256 * 1024)
-    monkeypatch.setattr(server.connection, "CLOSE_TIMEOUT", 0.5)
-    monkeypatch.setattr(server.quota, "PER_MINUTE", 100)
-    monkeypatch.setattr(server.quota, "WAITING", 100)
-    caplog.set_level(logging.WARNING, logger="server.connection")
+    monkeypatch.setattr(server.edge.connection, "OUTBOX_BYTES", 256 * 1024)
+    monkeypatch.setattr(server.edge.connection, "CLOSE_TIMEOUT", 0.5)
+    monkeypatch.setattr(server.lobby.quota, "PER_MINUTE", 100)
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 100)
+    caplog.set_level(logging.WARNING, logger="server.edge.connection")
     async with await Client.connect(server_url) as owner:
         for _ in range(60):  # a lobby whose listing is a large frame
             await owner.create("creature_wars", sit=False)
@@ -55,7 +55,7 @@ async def test_a_reader_that_never_reads_is_dropped_once(server_url: str, caplog
 
 async def test_a_connection_that_never_says_hello_is_closed(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Silent connections do not stay open: closed with 1008 once the hello deadline passes."""
-    monkeypatch.setattr(server.admission, "HELLO_SECONDS", 0.3)
+    monkeypatch.setattr(server.edge.admission, "HELLO_SECONDS", 0.3)
     async with connect(server_url, compression=None) as silent:
         with pytest.raises(ConnectionClosed) as closed:
             await asyncio.wait_for(silent.recv(), 10)

@@ -15,7 +15,7 @@ from client.connection import Seat
 from client.records import fetch_record
 from client.verify import verify
 from engine.creature_wars import GAME
-from server import snapshots
+from server.rooms import snapshots
 from tests.server.helpers import play_to_end, play_turn, replay
 from tests.server.servers import serving
 
@@ -151,7 +151,7 @@ async def test_a_restart_serves_a_room_asked_for_before_its_warm_up_reaches_it(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rooms load in the background after a restart; one asked for by id is loaded on the spot, and a listing
     waits a while for the rest, then lists what is loaded."""
-    from server import lobby as lobbies
+    from server.lobby import lobby as lobbies
 
     async with serving(redis_url) as url:
         async with await Client.connect(url) as a, await Client.connect(url) as b:

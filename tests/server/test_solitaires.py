@@ -8,8 +8,8 @@ import pytest
 
 from client import Client, ClientError
 from protocol import decode_any
-from server import seeding
-from server.room import Room
+from server.rooms import seeding
+from server.rooms.room import Room
 from tests.server.helpers import play_out, strings
 from tests.server.servers import serving
 

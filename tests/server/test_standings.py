@@ -8,11 +8,11 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import Seat
-from server import standings
 from server.cli import main
-from server.lobby import Lobby
-from server.ratings import DEFAULT, update
-from server.store import Store
+from server.lobby.lobby import Lobby
+from server.players import standings
+from server.players.ratings import DEFAULT, update
+from server.store.store import Store
 from tests.server.helpers import play_to_end
 from tests.server.players import keyed
 

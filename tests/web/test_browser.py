@@ -16,7 +16,7 @@ from playwright.async_api import Page, Route, async_playwright
 
 from client import Client
 from client.web import play_command
-from server.redis_process import free_port
+from server.store.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 
-from server import channel, metrics
-from server.connection import Peer
+from server.cluster import channel
+from server.ops import metrics
+from server.rooms.peer import Peer
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
+    from server.lobby.lobby import Lobby
 
 __all__ = ["ROUTED", "Relay", "Relayed"]
 

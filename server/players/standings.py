@@ -16,8 +16,8 @@ import msgpack
 
 from engine.interface import Outcome, OutcomeReason
 from protocol import ErrorCode, ProtocolError
-from server.ratings import DEFAULT, Rating, update
-from server.store import PREFIX, RECORD_TTL, Store
+from server.players.ratings import DEFAULT, Rating, update
+from server.store.store import PREFIX, RECORD_TTL, Store
 
 __all__ = ["KEEP", "RATED", "Finished", "history", "leaders", "settle"]
 

@@ -9,7 +9,7 @@ import msgpack
 
 from engine.interface import Game
 from server.errors import StoreCorrupt
-from server.store import RoomRecord
+from server.store.store import RoomRecord
 
 __all__ = ["EVERY", "digest", "due", "link", "rebuild"]
 

@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
-from server import metrics
+from server.ops import metrics
 
 __all__ = ["Group"]
 

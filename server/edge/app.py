@@ -16,18 +16,19 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
-from server import exposure, logs, metrics
-from server.admission import PER_ADDRESS, Admission
-from server.clock import heartbeat
-from server.directory import Directory
-from server.expiry import Sweeper
-from server.health import Health, wait_for_store
-from server.lease import new_node_id
-from server.lobby import Lobby
-from server.redis_process import RedisProcess
-from server.relay import Relay
-from server.session import Session
-from server.store import Store
+from server.cluster.directory import Directory
+from server.cluster.relay import Relay
+from server.edge import exposure
+from server.edge.admission import PER_ADDRESS, Admission
+from server.edge.session import Session
+from server.lobby.expiry import Sweeper
+from server.lobby.lobby import Lobby
+from server.ops import logs, metrics
+from server.rooms.clock import heartbeat
+from server.store.health import Health, wait_for_store
+from server.store.lease import new_node_id
+from server.store.redis_process import RedisProcess
+from server.store.store import Store
 
 __all__ = ["Companions", "run", "serve_forever"]
 

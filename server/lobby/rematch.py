@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
-from server.connection import Peer
+from server.rooms.peer import Peer
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
-    from server.room import Room
+    from server.lobby.lobby import Lobby
+    from server.rooms.room import Room
 
 __all__ = ["rematch", "swapped"]
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
-from server.lobby import Lobby
+from server.lobby.lobby import Lobby
 
 __all__ = ["EVERYONE", "PLAYERS", "SETTINGS", "allow", "setting"]
 

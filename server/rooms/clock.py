@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from engine.interface import Game
 from protocol import ErrorCode, ProtocolError
-from server.store import Store
+from server.store.store import Store
 
 __all__ = ["BEAT", "GRACE", "STRIKES", "Clock", "Limits", "SeatClock", "heartbeat", "limits_for"]
 

@@ -14,13 +14,15 @@ import msgpack
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
-from server import clock as clocks
-from server import metrics, seeding, snapshots, standings
-from server.connection import Peer
 from server.errors import Fenced
-from server.history import History
-from server.reveal import reveal_fields
-from server.store import RoomRecord, Store
+from server.ops import metrics
+from server.players import standings
+from server.rooms import clock as clocks
+from server.rooms import seeding, snapshots
+from server.rooms.history import History
+from server.rooms.peer import Peer
+from server.rooms.reveal import reveal_fields
+from server.store.store import RoomRecord, Store
 
 __all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token"]
 
@@ -44,7 +46,7 @@ def hash_token(token: str) -> str:
 
 def commitment(room: str, seed: int) -> str:
     """The commitment of rooms stored before salts (``sha256("cardroom:" + room + ":" + seed)``); new rooms
-    commit to a salted server secret (server/seeding.py)."""
+    commit to a salted server secret (server/rooms/seeding.py)."""
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
@@ -76,7 +78,7 @@ class Room:
         """A commit's fate is unknown: memory may be behind Redis until :meth:`resync`."""
         self.spectator_chat = record.spectator_chat
         self.replays = record.replays
-        """Who may export the finished match: ``everyone`` or ``players`` (server/replays.py)."""
+        """Who may export the finished match: ``everyone`` or ``players`` (server/lobby/replays.py)."""
         self.ended = record.ended
         self.history = History(complete=record.version == 0)
         self.closed = ""
@@ -95,13 +97,13 @@ class Room:
         """Seats no connection watches, and since when (wall time)."""
         self.abort_offers: set[Seat] = set()
         self.link = record.link
-        """The last log record's link in the log's chain (server/snapshots.py)."""
+        """The last log record's link in the log's chain (server/rooms/snapshots.py)."""
         self.fence: int | None = None
-        """The fencing token this node's lease on the room came with (server/lease.py)."""
+        """The fencing token this node's lease on the room came with (server/store/lease.py)."""
         self.moved = False
         """Another node took the room over: this copy serves nothing more."""
         self.touched: set[str] | None = None
-        """Where the room notes that what the lobby shows of it may have changed (server/listing.py)."""
+        """Where the room notes that what the lobby shows of it may have changed (server/lobby/listing.py)."""
 
     @property
     def dealt(self) -> bool:
@@ -217,7 +219,7 @@ class Room:
         await self.settle()
 
     async def settle(self) -> bool:
-        """Rate the finished match and add it to its players' histories, once (server/standings.py)."""
+        """Rate the finished match and add it to its players' histories, once (server/players/standings.py)."""
         outcome = self.game.outcome(self.state)
         if outcome is None:
             return False
@@ -273,7 +275,7 @@ class Room:
             self.arm()
 
     def touch(self) -> None:
-        """What the lobby shows of the room may have changed: other nodes are told (server/directory.py)."""
+        """What the lobby shows of the room may have changed: other nodes are told (server/cluster/directory.py)."""
         if self.touched is not None:
             self.touched.add(self.id)
 
@@ -372,7 +374,7 @@ class Room:
         link = snapshots.link(self.link, new_version, seat, dict(decision))
         entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": now, "c": link}
         packed = b""
-        if snapshots.due(new_version, outcome is not None):  # else the log alone holds it (server/snapshots.py)
+        if snapshots.due(new_version, outcome is not None):  # else the log alone holds it (server/rooms/snapshots.py)
             packed = msgpack.packb(self.game.dump(state))
             entry["h"] = snapshots.digest(packed)
         if by_server:

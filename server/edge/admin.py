@@ -12,9 +12,10 @@ import os
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
-from server import expiry, listing, metrics
-from server.lobby import Lobby
-from server.room import Room
+from server.lobby import expiry, listing
+from server.lobby.lobby import Lobby
+from server.ops import metrics
+from server.rooms.room import Room
 
 __all__ = ["OPS", "SECRET_VARIABLE", "handle"]
 
@@ -38,7 +39,7 @@ async def handle(lobby: Lobby, m: dict[str, Any]) -> dict[str, Any]:
     op = m["op"]
     if op not in OPS:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"admin: unknown op {op!r}; ops: {', '.join(OPS)}")
-    if op == "rooms":  # this node's, then those other nodes publish (server/directory.py)
+    if op == "rooms":  # this node's, then those other nodes publish (server/cluster/directory.py)
         others = lobby.directory.others.entries.items() if lobby.directory is not None else ()
         return {"rooms": [{**room.summary(), "node": lobby.leases.node} for room in lobby.rooms.values()]
                 + [{**entry, "node": node} for room_id, (node, entry) in others if room_id not in lobby.rooms]}

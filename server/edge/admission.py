@@ -7,7 +7,7 @@ from http import HTTPStatus
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from server import metrics
+from server.ops import metrics
 
 __all__ = ["HELLO_SECONDS", "PER_ADDRESS", "Admission"]
 

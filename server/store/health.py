@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 
-from server.store import Store
+from server.store.store import Store
 
 __all__ = ["INTERVAL", "Health", "wait_for_store"]
 

@@ -1,12 +1,12 @@
 """The Redis store: rooms, their states and decision logs, behind one interface.
 
 Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed (once dealt), commitment,
-``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/seeding.py),
-created, version, ``state`` (a snapshot, see server/snapshots.py) and ``snap`` (the version it holds),
-``link`` the last log record's link (server/snapshots.py), ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
+``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/rooms/seeding.py),
+created, version, ``state`` (a snapshot, see server/rooms/snapshots.py) and ``snap`` (the version it holds),
+``link`` the last log record's link (server/rooms/snapshots.py), ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
 name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
 ``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
-``alive`` the last time a server said it was running (see server/clock.py).
+``alive`` the last time a server said it was running (see server/rooms/clock.py).
 
 When a match ends, the same atomic step stamps ``ended`` on the room, gives its live keys
 (``room:{id}``, ``:log``, ``:chat``) a time to live of ``LIVE_TTL``, and copies the match
@@ -27,7 +27,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.errors import Fenced, StaleWrite, StoreUnavailable
-from server.group import Group
+from server.store.group import Group
 
 __all__ = ["RoomRecord", "Store"]
 
@@ -169,11 +169,11 @@ class RoomRecord:
     limits: dict[str, int] | None = None
     """The room's clock setting (``move``, ``bank``, ``increment``); None for rooms stored before clocks."""
     clock: dict[str, Any] | None = None
-    """The clock as last stored (see server/clock.py); None until the room first filled."""
+    """The clock as last stored (see server/rooms/clock.py); None until the room first filled."""
     daily: str = ""
     """The day (``YYYY-MM-DD``, UTC) of a daily room, ranked or practice: its seed is told once that day has ended."""
     server_seed: int | None = None
-    """The server's secret seed, committed to with ``salt`` (server/seeding.py); None for rooms stored before."""
+    """The server's secret seed, committed to with ``salt`` (server/rooms/seeding.py); None for rooms stored before."""
     salt: str = ""
     seeding: str = ""
     """``players`` (the seed is derived from the nonces), ``fixed``, or "" for rooms stored before salts."""
@@ -186,7 +186,7 @@ class RoomRecord:
     tail: tuple[dict[str, Any], ...] = ()
     """The decision records after ``snap``, oldest first: replayed on ``state`` to reach ``version``."""
     replays: str = "everyone"
-    """Who may export the finished match: ``everyone`` or ``players`` (server/replays.py)."""
+    """Who may export the finished match: ``everyone`` or ``players`` (server/lobby/replays.py)."""
 
 
 def _key(room: str) -> str:
@@ -240,7 +240,7 @@ class Store:
 
     async def create(self, record: RoomRecord, request: str = "") -> str:
         """Store a new room in one atomic step; "" if the id is taken. With a ``request`` key (see
-        server/retries.py), the room is remembered under it for ``REQUEST_TTL`` seconds, and a request
+        server/lobby/retries.py), the room is remembered under it for ``REQUEST_TTL`` seconds, and a request
         already served answers the id of the room it made instead of making another."""
         key = _key(record.room)
         fields: dict[str | bytes, str | bytes | int | float] = {

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from protocol import ErrorCode, ProtocolError
-from server.names import normalise
+from server.players.names import normalise
 
 __all__ = ["MAX_KEY", "MIN_KEY", "Identity", "Names", "identify", "player_id"]
 

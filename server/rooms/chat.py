@@ -15,9 +15,9 @@ import msgpack
 from protocol import ErrorCode, ProtocolError, encode
 
 if TYPE_CHECKING:
-    from server.connection import Peer
-    from server.room import Room
-    from server.store import Store
+    from server.rooms.peer import Peer
+    from server.rooms.room import Room
+    from server.store.store import Store
 
 __all__ = ["KEEP", "LENGTH", "LINES", "SETTINGS", "WINDOW", "Limiter", "clean", "past", "post", "setting"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 from collections.abc import Callable
 
@@ -20,9 +19,10 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from server import metrics
+from server.ops import metrics
+from server.rooms.peer import Peer
 
-__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection", "Peer"]
+__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -33,30 +33,6 @@ DIRECT_BUFFER = 64 * 1024
 """Bytes a connection's transport may hold for a new frame still to be written at once rather than queued."""
 CLOSE_TIMEOUT = 2.0
 """Seconds a dropped connection's close handshake may take before its transport is aborted."""
-_ids = itertools.count(1)
-
-
-class Peer:
-    """Whom a room sends frames to: a client's websocket here, or one relayed from another node
-    (server/relay.py); with the rooms it is in (room id -> seat, ``None`` for spectating)."""
-
-    def __init__(self, on_drop: Callable[[Peer], None] | None = None) -> None:
-        self.id = next(_ids)
-        self.name = ""
-        self.player: str | None = None
-        """The public player id from ``hello``'s key; None for a guest."""
-        self.greeted = False
-        self.rooms: dict[str, int | None] = {}
-        self.dead = False
-        self.on_drop = on_drop
-
-    def send(self, frame: bytes) -> None:
-        """Pass a frame on, never waiting."""
-        raise NotImplementedError
-
-    def drop(self, reason: str) -> None:
-        """Stop serving this peer: it is told ``reason`` and may reconnect."""
-        raise NotImplementedError
 
 
 class Connection(Peer):

@@ -19,16 +19,17 @@ from engine import registry
 from engine.errors import EngineError
 from engine.interface import Game
 from protocol import ErrorCode, ProtocolError
-from server import seeding, snapshots, standings
-from server.clock import limits_for
 from server.errors import ServerError
-from server.health import Health
-from server.identity import Names
-from server.lease import LEASE_MS, Leases, new_node_id
-from server.listing import Elsewhere, Rooms
-from server.quota import Quota
-from server.room import Room
-from server.store import RoomRecord, Store
+from server.lobby.listing import Elsewhere, Rooms
+from server.lobby.quota import Quota
+from server.players import standings
+from server.players.identity import Names
+from server.rooms import seeding, snapshots
+from server.rooms.clock import limits_for
+from server.rooms.room import Room
+from server.store.health import Health
+from server.store.lease import LEASE_MS, Leases, new_node_id
+from server.store.store import RoomRecord, Store
 
 __all__ = ["Lobby"]
 
@@ -77,7 +78,7 @@ class Lobby:
     def __init__(self, store: Store, health: Health | None = None, node: str = "") -> None:
         self.store = store
         self.leases = Leases(store.redis, node or new_node_id())
-        """This node's room leases: it serves a room only while it holds the room's lease (server/lease.py)."""
+        """This node's room leases: it serves a room only while it holds the room's lease (server/store/lease.py)."""
         self.health = health
         self.rooms = Rooms()
         self.quota = Quota()
@@ -90,12 +91,12 @@ class Lobby:
         self.serving_players: Callable[[], bool] = lambda: True
         """Whether players are connected to this node now, directly or relayed (set by the app)."""
         self.directory: Elsewhere | None = None
-        """What the other nodes list (server/directory.py; set by the app)."""
+        """What the other nodes list (server/cluster/directory.py; set by the app)."""
         self.sweeps: list[Callable[[], Awaitable[None]]] = []
         """Steps run after each lease pass (the relay's sweep of relayed clients; set by the app)."""
 
     def games_and_statuses(self) -> Iterator[tuple[str, str]]:
-        """Each room in memory's game and status (the rooms gauge of server/metrics.py)."""
+        """Each room in memory's game and status (the rooms gauge of server/ops/metrics.py)."""
         return ((room.game.name, room.status) for room in self.rooms.values())
 
     def get(self, room: str) -> Room:
@@ -106,7 +107,7 @@ class Lobby:
 
     def listing(self, game: str | None = None, status: str | None = None, cursor: str | None = None,
                 limit: int | None = None) -> tuple[list[dict[str, Any]], str | None]:
-        """A page of the listed rooms (oldest first) and the cursor of the next one (see server/listing.py)."""
+        """A page of the listed rooms (oldest first) and the cursor of the next one (see server/lobby/listing.py)."""
         return self.rooms.page(game, status, cursor, limit, self.directory.others if self.directory else None)
 
     def elsewhere(self, room_id: str) -> dict[str, Any] | None:
@@ -152,7 +153,7 @@ class Lobby:
 
         Without a chosen seed and outside the daily table, the deal is not set up here: the
         room commits to the server's salted secret and deals once every seat has sent its
-        nonce (server/seeding.py); until then it holds a placeholder state nobody is shown.
+        nonce (server/rooms/seeding.py); until then it holds a placeholder state nobody is shown.
         """
         game = registry.get(game_name)
         if game is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from protocol import ErrorCode, ProtocolError
-from server.room import Room
+from server.rooms.room import Room
 
 __all__ = ["DEFAULT_LIMIT", "LISTED_AFTER_END", "MAX_LIMIT", "STATUSES", "Elsewhere", "Others", "Rooms", "listed", "stamp",
            "waiting"]
@@ -28,7 +28,7 @@ Stamp = tuple[int, int, int, str, float | None]
 Listed = tuple[float, str, "Room | dict[str, Any]"]
 """(created, id, a room of this node or another node's entry of one)."""
 _UNSHOWN = frozenset({"created", "owners"})
-"""Fields of another node's entry that only the listing reads (server/directory.py)."""
+"""Fields of another node's entry that only the listing reads (server/cluster/directory.py)."""
 
 
 LISTED_AFTER_END = 300.0
@@ -83,7 +83,7 @@ class Others:
 
 
 class Elsewhere(Protocol):
-    """What other nodes list (server/directory.py): their entries, and one room's."""
+    """What other nodes list (server/cluster/directory.py): their entries, and one room's."""
 
     others: Others
 
@@ -104,7 +104,8 @@ class Rooms(dict[str, Room]):
         self.order: list[tuple[float, str]] = []
         self.cached: dict[str, tuple[Stamp, dict[str, Any]]] = {}
         self.touched: set[str] = set()
-        """Rooms whose summary may have changed (or that left) since the other nodes were last told (server/directory.py)."""
+        """Rooms whose summary may have changed (or that left) since the other nodes were last told
+        (server/cluster/directory.py)."""
 
     def __setitem__(self, key: str, room: Room) -> None:
         old = self.get(key)

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from server import channel
-from server.lease import LEASE_MS
-from server.listing import Others, listed, stamp
+from server.cluster import channel
+from server.lobby.listing import Others, listed, stamp
+from server.store.lease import LEASE_MS
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
+    from server.lobby.lobby import Lobby
 
 __all__ = ["Directory"]
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError
-from server import replays, seeding
-from server.lobby import Lobby
-from server.reveal import reveal_fields
+from server.lobby import replays
+from server.lobby.lobby import Lobby
+from server.rooms import seeding
+from server.rooms.reveal import reveal_fields
 
 __all__ = ["match_record"]
 
 
 async def match_record(lobby: Lobby, room_id: str, player: str | None = None, token: str | None = None) -> dict[str, Any]:
-    """A finished match's record, in the form ``cardroom verify`` checks; a players-only room's (server/replays.py)
+    """A finished match's record, in the form ``cardroom verify`` checks; a players-only room's (server/lobby/replays.py)
     only for the ``player`` id or seat ``token`` of one who held a seat in it."""
     stored = await lobby.store.match(room_id)
     if stored is None:
@@ -26,7 +27,7 @@ async def match_record(lobby: Lobby, room_id: str, player: str | None = None, to
                                                      "its record (and seed) is given once it is over")
     await replays.allow(lobby, room_id, stored, player, token)
     seats = int(stored["seats"])
-    salted = "server_seed" in stored  # the salted scheme (server/seeding.py); rooms stored before have the seed alone
+    salted = "server_seed" in stored  # the salted scheme (server/rooms/seeding.py); rooms stored before have the seed alone
     nonces = [stored.get(f"nonce:{n}", "") for n in range(seats)] if stored.get("seeding") == seeding.PLAYERS else []
     return {
         "room": room_id,

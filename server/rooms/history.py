@@ -40,6 +40,6 @@ class History:
         return self.complete
 
     def restore(self, events: Iterable[Event]) -> None:
-        """The events of a reloaded room, rebuilt from its log (server/room.py): the history is complete."""
+        """The events of a reloaded room, rebuilt from its log (server/rooms/room.py): the history is complete."""
         self.events = deque(events, maxlen=_KEPT)
         self.complete = True

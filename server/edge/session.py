@@ -14,14 +14,19 @@ from websockets.exceptions import ConnectionClosed
 from engine import registry
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server import admin, admission, chat, expiry, metrics, rematch, replays, retries, standings
-from server.connection import Connection, Peer
-from server.identity import identify
-from server.lobby import Lobby
-from server.quota import check_spectators
-from server.records import match_record
-from server.relay import ROUTED, Relay
-from server.room import Room
+from server.cluster.relay import ROUTED, Relay
+from server.edge import admin, admission
+from server.edge.connection import Connection
+from server.lobby import expiry, rematch, replays, retries
+from server.lobby.lobby import Lobby
+from server.lobby.quota import check_spectators
+from server.lobby.records import match_record
+from server.ops import metrics
+from server.players import standings
+from server.players.identity import identify
+from server.rooms import chat
+from server.rooms.peer import Peer
+from server.rooms.room import Room
 
 __all__ = ["Session"]
 
@@ -34,7 +39,7 @@ BURST = 80.0
 
 class Session:
     """Serves one client: a websocket of this node until it closes, or a stand-in for a client another node
-    relays (server/relay.py)."""
+    relays (server/cluster/relay.py)."""
 
     def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str) -> None:
         self.lobby = lobby
@@ -49,10 +54,10 @@ class Session:
         self.scope = "conn:" + secrets.token_hex(8)
         """Whose ``request`` keys this connection's are: its own until ``hello`` names a player."""
         self.relayed = False
-        """A stand-in for a client of another node (server/relay.py): that node greeted and rate-limits it."""
+        """A stand-in for a client of another node (server/cluster/relay.py): that node greeted and rate-limits it."""
         self.link = relay.link_of(conn) if relay is not None else ""
         self.remote: dict[str, str] = {}
-        """Rooms this client asked about that another node owns, and that node (server/relay.py)."""
+        """Rooms this client asked about that another node owns, and that node (server/cluster/relay.py)."""
 
     @classmethod
     def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None) -> Session:
@@ -145,7 +150,7 @@ class Session:
             self.conn.send(error(ErrorCode.INTERNAL, "internal server error; the request was not applied", re))
 
     async def to_owner(self, room_id: str, frame: bytes) -> bool:
-        """Relay the request to the node that owns ``room_id``, if another node does (server/relay.py): it
+        """Relay the request to the node that owns ``room_id``, if another node does (server/cluster/relay.py): it
         answers, through this connection. False: this node serves it."""
         relay = self.relay
         if self.relayed or relay is None:

@@ -12,13 +12,13 @@ import time
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
-from server.connection import Peer
-from server.listing import listed, waiting
-from server.store import LIVE_TTL, OPEN, PREFIX
+from server.lobby.listing import listed, waiting
+from server.rooms.peer import Peer
+from server.store.store import LIVE_TTL, OPEN, PREFIX
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
-    from server.room import Room
+    from server.lobby.lobby import Lobby
+    from server.rooms.room import Room
 
 __all__ = ["SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "tell_closed"]
 

@@ -7,8 +7,8 @@ import time
 from collections.abc import Mapping
 
 from protocol import ErrorCode, ProtocolError
-from server import metrics
-from server.room import Room
+from server.ops import metrics
+from server.rooms.room import Room
 
 __all__ = ["MAX_ROOMS", "MAX_SPECTATORS", "PER_MINUTE", "WAITING", "Quota", "check_spectators"]
 

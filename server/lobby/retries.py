@@ -11,8 +11,8 @@ from __future__ import annotations
 import secrets
 
 from protocol import ErrorCode, ProtocolError
-from server.connection import Peer
-from server.room import Room, hash_token
+from server.rooms.peer import Peer
+from server.rooms.room import Room, hash_token
 
 __all__ = ["held_seat", "key", "reissue"]
 

@@ -1,0 +1,1 @@
+"""Operations: Prometheus metrics and structured logs (imported from every layer; imports none)."""

@@ -1,0 +1,1 @@
+"""Players: names bound to keys, ratings, standings and match histories."""

@@ -1,0 +1,33 @@
+"""Whom a room sends frames to: the base of a client's websocket (server/edge/connection.py) and of a client
+relayed from another node (server/cluster/relay.py)."""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+__all__ = ["Peer"]
+
+_ids = itertools.count(1)
+
+
+class Peer:
+    """Whom a room sends frames to: a client's websocket here, or one relayed from another node
+    (server/cluster/relay.py); with the rooms it is in (room id -> seat, ``None`` for spectating)."""
+
+    def __init__(self, on_drop: Callable[[Peer], None] | None = None) -> None:
+        self.id = next(_ids)
+        self.name = ""
+        self.player: str | None = None
+        """The public player id from ``hello``'s key; None for a guest."""
+        self.greeted = False
+        self.rooms: dict[str, int | None] = {}
+        self.dead = False
+        self.on_drop = on_drop
+
+    def send(self, frame: bytes) -> None:
+        """Pass a frame on, never waiting."""
+        raise NotImplementedError
+
+    def drop(self, reason: str) -> None:
+        """Stop serving this peer: it is told ``reason`` and may reconnect."""
+        raise NotImplementedError
