@@ -414,8 +414,9 @@ FAIRY_MEAT = GameSchema(
         ("against", "int or null: the foe (fairy index) bonus cards count against"),
         ("limit", "bool: the round limit ended the duel"),
         ("card", "str: a card code"),
-        ("cards", "list of str (card codes); in `order` and `numbered`: per seat; in a seat's copy of `combat_hand` "
-         "and `keep_trumps`: its own hidden cards"),
+        ("cards", "list of str (card codes); in `order`: per fairy (index into the view's `fairies`), its Order "
+         "cards this round; in `numbered`: per seat; in a seat's copy of `combat_hand` and `keep_trumps`: its own "
+         "hidden cards"),
         ("mine", "list of str: the seat's own face-down Trumps (its copy only)"),
         ("choice", "map: the decision the seat locked in (its copy only)"),
         ("trumps", "list, per seat, of the Trump codes shown (empty while face down)"),
@@ -425,9 +426,10 @@ FAIRY_MEAT = GameSchema(
          "down"),
         ("wild", "list, per seat, of Wild Trump codes"),
         ("directions", "list of str: per seat, `add` or `subtract`"),
-        ("weapons", "list of str: per seat, the weapon's key"),
-        ("live", "int, or per seat in `weapons`: Live points"),
-        ("kill", "int, or per seat in `weapons`: Kill points"),
+        ("weapons", "list of str or null: per fairy (index into the view's `fairies`; a seat's in a band of one), "
+         "the weapon's key, null for a fairy of a band whose weapon is still to be chosen"),
+        ("live", "int, or per fairy in `weapons`: Live points"),
+        ("kill", "int, or per fairy in `weapons`: Kill points"),
         ("twinkle", "int: Twinkle points left"),
         ("mushrooms", "int: mushrooms left"),
         ("condition", "str: a condition's key"),
@@ -436,7 +438,8 @@ FAIRY_MEAT = GameSchema(
         ("duel", "int: the duel number"),
         ("deck", "int: cards in the Fairy Deck"),
         ("round", "int: the round number"),
-        ("order", "list of int: the seats in acting order"),
+        ("order", "list of int: the living fairies (indices into the view's `fairies`, whose seat is the index mod "
+         "2) in acting order this round; in a band of one, fairy 0 and 1 are seat 0 and 1"),
         ("attacker", "int: the attacking seat"),
         ("defender", "int: the defending seat"),
         ("attacks", "int: attacks in the combat"),

@@ -188,3 +188,29 @@ def test_no_event_field_overwrites_the_event_kind() -> None:
     for name, schema in SCHEMAS.items():
         shadows = {(name, e.kind) for e in schema.events if "kind" in (*e.fields, *e.secret)}
         assert not shadows, f"events whose field 'kind' overwrites their kind: {sorted(shadows)}"
+
+
+def test_fairy_meat_order_and_weapons_are_per_fairy_in_a_band_and_documented_so() -> None:
+    """In a band of three, the ``order`` event's ``order`` and ``cards`` and the ``weapons`` event's lists run over
+    the six fairies (indices into the view's ``fairies``), not the two seats: the doc must say so."""
+    game, meanings = GAMES["fairy_meat"], dict(SCHEMAS["fairy_meat"].event_fields)
+    pick = random.Random(1)
+    state = game.setup({"band": 3}, 1)
+    found: dict[str, dict[str, Any]] = {}
+    for _ in range(MAX_STEPS):
+        seat = pick.choice([s for s in range(2) if game.legal(state, s)])
+        decision = dict(pick.choice(list(game.legal(state, seat))))
+        decision.pop("label", None)
+        state, events = game.apply(state, seat, decision)
+        found.update((e.kind, dict(e.public)) for e in events if e.kind in ("order", "weapons"))
+        if "order" in found:
+            break
+    assert "order" in found, "no round began"
+    fairies = len(game.view(state, None)["fairies"])
+    assert fairies == 6
+    assert sorted(found["order"]["order"]) == list(range(fairies))
+    assert len(found["order"]["cards"]) == fairies
+    assert all(len(found["weapons"][key]) == fairies for key in ("weapons", "live", "kill"))
+    assert "fairies" in meanings["order"] and "seats" not in meanings["order"]
+    assert all("per fairy" in meanings[key] for key in ("weapons", "live", "kill"))
+    assert "in `order`: per fairy" in meanings["cards"]
