@@ -309,16 +309,8 @@ class CardroomApp(App[None]):
         self.request(self._create(message), "create room")
 
     async def _create(self, message: CreateRoom) -> None:
-        """Create the room; with ``bot``, a bot (a client of its own, seeing only its seat) takes the other seat."""
-        room = await self.link.create(message.game, self.seed, daily=message.daily)
-        if message.bot:
-            from bots.runner import play_room
-
-            self.request(self._bot(play_room(self.url, room, message.game, message.bot)), "computer player")
-
-    @staticmethod
-    async def _bot(playing: Coroutine[Any, Any, Any]) -> None:
-        await playing
+        """Create the room; with ``bot`` (a level), the server's computer player takes the other seat."""
+        await self.link.create(message.game, self.seed, daily=message.daily, computer=message.bot or None)
 
     @on(RequestScores)
     def _request_scores(self, message: RequestScores) -> None:

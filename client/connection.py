@@ -219,8 +219,10 @@ class Client:
 
     async def create(self, game: str, options: dict[str, Any] | None = None, *, seed: int | None = None,
                      sit: bool = True, daily: bool = False, spectator_chat: str | None = None,
-                     nonce: str | None = None, ranked: bool = False, replays: str | None = None) -> Seat | str:
+                     nonce: str | None = None, ranked: bool = False, replays: str | None = None,
+                     computer: str | None = None) -> Seat | str:
         """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``.
+        ``computer`` (a level, ``random`` or ``strong``): the server's computer player takes the other seat.
 
         Sitting sends ``nonce`` (a fresh random one unless given) for the deal: see :func:`new_nonce`."""
         fields: dict[str, Any] = {"game": game, "sit": sit}
@@ -238,6 +240,8 @@ class Client:
             fields["ranked"] = True
         if replays is not None:
             fields["replays"] = replays
+        if computer is not None:
+            fields["computer"] = computer
         created = await self.request("create_room", **fields)
         if not sit:
             room: str = created["room"]

@@ -265,16 +265,16 @@ class Link:
         """Ask for the lobby listing (it arrives as :class:`RoomsListed`)."""
         await self.require().list_rooms()
 
-    async def create(self, game: str, seed: int | None = None, *, daily: bool = False) -> str:
+    async def create(self, game: str, seed: int | None = None, *, daily: bool = False, computer: str | None = None) -> str:
         """Create a room and sit in it (returns its id); ``seed`` fixes the deal (tests); ``daily`` deals today's
-        seed instead.
+        seed instead; ``computer`` (a level): the server's computer player takes the other seat.
 
         The ``seat_granted`` that follows arrives through the inbox like every pushed message.
         """
         if daily:
             made = await self.require().request("create_room", game=game, daily=True, sit=True)
             return str(made["room"])
-        seat = await self.require().create(game, seed=seed, sit=True)
+        seat = await self.require().create(game, seed=seed, sit=True, computer=computer)
         return seat if isinstance(seat, str) else seat.room
 
     async def scores(self, game: str, *, daily: bool, limit: int = 10) -> dict[str, Any]:

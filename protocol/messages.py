@@ -45,6 +45,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
         Field("request", str, required=False, max_len=64),
         _NONCE,
         Field("replays", str, required=False, max_len=16),
+        Field("computer", str, required=False, max_len=16),
     ),
     "scores": (Field("game", str, max_len=40), Field("daily", bool, required=False), Field("limit", int, required=False)),
     "join": (_ROOM, Field("seat", int, required=False), Field("request", str, required=False, max_len=64), _NONCE),

@@ -20,6 +20,7 @@ from server.cluster.directory import Directory
 from server.cluster.relay import Relay
 from server.edge import exposure
 from server.edge.admission import PER_ADDRESS, Admission
+from server.edge.computer import ComputerPool
 from server.edge.session import Session
 from server.lobby.expiry import Sweeper
 from server.lobby.lobby import Lobby
@@ -79,6 +80,7 @@ async def run(
             loop.add_signal_handler(sig, stop.set)
 
     admission = Admission(per_address)
+    computers = ComputerPool()
     lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)
     accepted = exposure.origins(origins)
 
@@ -99,7 +101,7 @@ async def run(
         peer = admission.enter(ws)
         metrics.CONNECTIONS.inc()
         try:
-            await Session.over(ws, lobby, relay).run()
+            await Session.over(ws, lobby, relay, computers).run()
         finally:
             metrics.CONNECTIONS.dec()
             admission.leave(peer)
@@ -113,14 +115,16 @@ async def run(
         print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
+        computers.url = f"ws://{_dial(bound[0])}:{bound[1]}"
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         keeper = asyncio.create_task(lobby.keep(stop))
-        beside = asyncio.ensure_future(companions(f"ws://{_dial(bound[0])}:{bound[1]}", stop)) if companions else None
+        beside = asyncio.ensure_future(companions(computers.url, stop)) if companions else None
         await stop.wait()
         await sweeper
         await keeper
         with contextlib.suppress(Exception):  # a stopped node gives its rooms up: another may take them at once
             await lobby.leases.retire(lobby.owned())
+        await computers.stop()
         if beside is not None:
             beside.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -15,7 +15,7 @@ from engine import registry
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
 from server.cluster.relay import ROUTED, Relay
-from server.edge import admin, admission
+from server.edge import admin, admission, computer
 from server.edge.connection import Connection
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.lobby import Lobby
@@ -41,10 +41,13 @@ class Session:
     """Serves one client: a websocket of this node until it closes, or a stand-in for a client another node
     relays (server/cluster/relay.py)."""
 
-    def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str) -> None:
+    def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str,
+                 computer: computer.ComputerPool | None = None) -> None:
         self.lobby = lobby
         self.relay = relay
         """Requests about rooms other nodes own go through it (None: a lone server in tests)."""
+        self.computer = computer
+        """This node's computer players (server/edge/computer.py); None where rooms are not created."""
         self.conn = conn
         conn.on_drop = self.leave_all
         self.address = address
@@ -60,9 +63,10 @@ class Session:
         """Rooms this client asked about that another node owns, and that node (server/cluster/relay.py)."""
 
     @classmethod
-    def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None) -> Session:
+    def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None,
+             computers: computer.ComputerPool | None = None) -> Session:
         """The session of a client's websocket on this node."""
-        return cls(lobby, relay, Connection(ws), admission.address(ws))
+        return cls(lobby, relay, Connection(ws), admission.address(ws), computers)
 
     @classmethod
     def stand_in(cls, lobby: Lobby, relay: Relay, peer: Peer, address: str, name: str, player: str | None,
@@ -231,6 +235,11 @@ class Session:
             return
         if m.get("ranked") and m.get("sit", True) and not self.conn.player:
             raise ProtocolError(ErrorCode.KEY_REQUIRED, "a rated room seats players with a key: say hello with 'key'")
+        level = computer.check(m)
+        if level is not None:
+            if self.computer is None:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, "create_room: this server has no computer players")
+            self.computer.reserve()
         self.lobby.quota.check(self.address, self.lobby.rooms, self.conn.player or "")
         spectator_chat = chat.setting(m.get("spectator_chat"))
         room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
@@ -241,6 +250,9 @@ class Session:
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
             await self.sit(room.id, None, re, again=bool(request), nonce=m.get("nonce", ""))
+        if level is not None and self.computer is not None:
+            for _ in room.seats[1:]:
+                self.computer.join(room.id, room.game.name, level)
 
     async def on_join(self, m: dict[str, Any], re: int) -> None:
         request = retries.key("join", self.scope, m.get("request"))

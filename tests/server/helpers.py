@@ -122,7 +122,7 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
     found = []
     for frame in frames:
         message = decode_any(frame)
-        if message.get("t") != "view":
+        if message.get("t") != "view" or message["view"] is None:  # null: no deal yet, nothing to leak
             continue
         state = states[message["version"]]
         texts = strings(message)

@@ -1,0 +1,72 @@
+"""Computer opponents served by the server: a room created with ``computer`` (a level) gets its other seat taken
+by a bot of this node's pool.
+
+Each bot is a client of the protocol like any other (bots/runner.py): it connects to this node's own
+websocket, joins the room, and decides from the views its own connection receives, so it sees only its seat.
+A node runs at most ``MAX_GAMES`` of them at once (``CARDROOM_COMPUTER_GAMES``)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from typing import Any
+
+from bots.players import LEVELS
+from bots.runner import play_room
+from protocol import ErrorCode, ProtocolError
+
+__all__ = ["GAMES", "LEVELS", "MAX_GAMES", "ComputerPool", "check"]
+
+log = logging.getLogger(__name__)
+GAMES = ("creature_wars", "fairy_meat")
+"""The games the computer plays (two-player games with a bot of every level)."""
+MAX_GAMES = int(os.environ.get("CARDROOM_COMPUTER_GAMES", "32"))
+"""Matches the computer plays at once on one node; more are refused with ``unavailable`` (its bots connect from
+loopback, within that address's connection cap)."""
+
+
+def check(m: dict[str, Any]) -> str | None:
+    """The level a ``create_room`` asks the computer to play at (None: no computer), or ``bad_field`` naming
+    what does not go with it."""
+    level = m.get("computer")
+    if level is None:
+        return None
+    if level not in LEVELS:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"create_room: field 'computer' must be one of {', '.join(LEVELS)}")
+    if m["game"] not in GAMES:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"create_room: the computer plays {', '.join(GAMES)}, not {m['game']!r}")
+    if not m.get("sit", True) or m.get("ranked") or m.get("daily"):
+        raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: a room against the computer is unrated, not daily, "
+                                                 "and its creator sits")
+    return str(level)
+
+
+class ComputerPool:
+    """This node's bots: one task per match, each a websocket client of ``url`` (this node)."""
+
+    def __init__(self) -> None:
+        self.url = ""
+        """This node's own address; set once it listens."""
+        self.games: set[asyncio.Task[Any]] = set()
+
+    def reserve(self) -> None:
+        """Refuse a new match when the pool is full or not listening yet (before the room is made)."""
+        if not self.url or len(self.games) >= MAX_GAMES:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, "create_room: no computer player is free on this node; try again")
+
+    def join(self, room: str, game: str, level: str) -> None:
+        """A bot of ``level`` takes the free seat of ``room`` and plays the match out."""
+        task = asyncio.create_task(self._play(room, game, level))
+        self.games.add(task)
+        task.add_done_callback(self.games.discard)
+
+    async def _play(self, room: str, game: str, level: str) -> None:
+        try:
+            await play_room(self.url, room, game, level, seed=f"computer:{room}", name=f"{level} bot")
+        except Exception as exc:  # the room stays playable: its clock and forfeit rules end a match nobody plays
+            log.warning("computer player left: %s", exc, extra={"room": room})
+
+    async def stop(self) -> None:
+        for task in list(self.games):
+            task.cancel()
+        await asyncio.gather(*self.games, return_exceptions=True)

@@ -1,0 +1,50 @@
+"""Computer opponents served by the server: ``create_room`` with ``computer`` has the node's own bot take the
+other seat, as a client of the protocol seeing only its seat, and play the match out."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from client import Client, ClientError
+from client.connection import Seat
+from tests.server.helpers import leaks, replay
+from tests.server.servers import QUICK
+
+
+async def test_the_computer_takes_the_other_seat_and_plays_the_match_out(server_url: str, redis_url: str) -> None:
+    rng = random.Random(5)
+    async with await Client.connect(server_url, name="ada", record_frames=True) as ada:
+        seat = await ada.create("creature_wars", QUICK, computer="random")  # dealt once the computer sits
+        assert isinstance(seat, Seat)
+        await ada.wait_view(seat.room, lambda v: "hands" in v, timeout=10)
+        for _ in range(400):
+            view = ada.views[seat.room]
+            if view["outcome"] is not None:
+                break
+            if view["legal"]:
+                await ada.decide(seat, rng.choice(view["legal"]))
+            else:  # the computer's move: it decides from its own view
+                await ada.wait_view(seat.room, lambda v, at=view["version"]: v["version"] != at, timeout=10)
+        assert ada.views[seat.room]["outcome"] is not None, "the match did not end"
+        listed = {r["room"]: r for r in await ada.list_rooms()}
+        assert listed[seat.room]["players"] == ["ada", "random bot"]
+        states = await replay(redis_url, seat.room, QUICK, ada.over[seat.room]["seed"])
+        assert len(states) >= 2, "both seats decided"
+        assert leaks(ada.frames, states, seat.seat) == []
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"game": "creature_wars", "computer": "genius"}, "field 'computer' must be one of random, strong"),
+    ({"game": "fairy_tableau", "computer": "random"}, "the computer plays creature_wars, fairy_meat"),
+    ({"game": "creature_wars", "computer": "random", "sit": False}, "its creator sits"),
+    ({"game": "creature_wars", "computer": "random", "daily": True}, "not daily"),
+])
+async def test_a_room_the_computer_cannot_play_is_refused_naming_why(server_url: str, fields: dict[str, object],
+                                                                      words: str) -> None:
+    async with await Client.connect(server_url, name="ada") as ada:
+        with pytest.raises(ClientError) as refused:
+            await ada.request("create_room", **fields)
+        assert refused.value.code == "bad_field"
+        assert words in refused.value.message
+        assert await ada.list_rooms() == [], "nothing was created"
