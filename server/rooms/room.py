@@ -338,7 +338,9 @@ class Room:
         """Refuse a decision for a finished match, a server-only kind, or a version outside ``opened..current``."""
         if self.over:
             raise ProtocolError(ErrorCode.MATCH_OVER, f"the match in room {self.id} is over")
-        if decision.get("kind") in SERVER_ONLY:
+        if not isinstance(decision.get("kind"), str):
+            raise ProtocolError(ErrorCode.BAD_FIELD, "decide: the decision's 'kind' must be a string")
+        if decision["kind"] in SERVER_ONLY:
             raise ProtocolError(ErrorCode.ILLEGAL_DECISION,
                                 f"only the server applies {decision.get('kind')!r}; send 'resign' or 'abort' instead")
         current = self.version

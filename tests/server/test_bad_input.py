@@ -105,6 +105,16 @@ async def test_waiting_for_players(server_url: str) -> None:
         assert "waiting" in await expect("not_your_turn", c.decide(seat, {"kind": "play", "slot": 0}))
 
 
+@pytest.mark.parametrize("kind", [["play"], {"play": 1}, 7, None])
+async def test_a_decision_whose_kind_is_not_a_string_is_a_bad_field(match: tuple[Client, Seat, Client, Seat],
+                                                                    kind: object) -> None:
+    a, sa, _, _ = match
+    start = a.versions[sa.room]
+    assert "'kind'" in await expect("bad_field", a.decide(sa, {"kind": kind, "slot": 0}))
+    await a.decide(sa, {"kind": "play", "slot": 0})  # the room carries on
+    assert a.versions[sa.room] == start + 1
+
+
 async def test_turn_legality_and_staleness(match: tuple[Client, Seat, Client, Seat]) -> None:
     a, sa, b, sb = match
     start = a.versions[sa.room]
