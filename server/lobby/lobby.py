@@ -313,23 +313,43 @@ class Lobby:
 
     async def keep(self, stop: asyncio.Event) -> None:
         """Renew this node's leases every third of their time; a room whose lease was lost stops being served
-        here; open rooms nobody holds (their node died) are adopted, so their matches and clocks go on."""
+        here; open rooms nobody holds (their node died) are adopted, so their matches and clocks go on.
+
+        Renewal runs on its own deadline: adopting rooms and the sweeps run in a loop of their own, so a slow
+        adoption (many rooms to load) never delays a renewal and lets this node's own leases lapse."""
+        tending = asyncio.create_task(self._tend(stop))
+        try:
+            await self._every_third(stop, self._beat_and_renew, "leases not renewed; trying again")
+        finally:
+            await tending
+
+    async def _tend(self, stop: asyncio.Event) -> None:
+        await self._every_third(stop, self._adopt_and_sweep, "orphans not adopted; trying again")
+
+    @staticmethod
+    async def _every_third(stop: asyncio.Event, step: Callable[[], Awaitable[None]], failed: str) -> None:
+        """Run ``step`` every third of a lease until ``stop``; a failed step is logged and tried again."""
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), LEASE_MS / 3000)
             if stop.is_set():
                 return
             try:
-                others = await self.leases.beat()
-                if others and not self.serving_players():
-                    await self.hand_over()
-                else:
-                    await self.renew()
-                    await self.adopt_orphans()
-                for sweep in self.sweeps:
-                    await sweep()
+                await step()
             except Exception:
-                log.exception("leases not renewed; trying again")
+                log.exception(failed)
+
+    async def _beat_and_renew(self) -> None:
+        others = await self.leases.beat()
+        if others and not self.serving_players():
+            await self.hand_over()
+        else:
+            await self.renew()
+
+    async def _adopt_and_sweep(self) -> None:
+        await self.adopt_orphans()
+        for sweep in self.sweeps:
+            await sweep()
 
     async def renew(self) -> None:
         live = [room_id for room_id, room in self.rooms.items() if not room.over and not room.moved]

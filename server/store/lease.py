@@ -57,6 +57,26 @@ return 0
 
 NODE_PREFIX = "cardroom:node:"
 """``cardroom:node:{id}``: a node's liveness, renewed with its leases."""
+NODES = "cardroom:nodes"
+"""The live nodes: a sorted set of node ids scored by when their liveness lapses (Redis time, ms), so that
+finding them costs the nodes, not a scan of the keyspace."""
+
+# KEYS: the node's liveness, the live nodes; ARGV: node, ttl. Say the node is alive; the nodes alive now.
+_BEAT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+return redis.call('ZRANGE', KEYS[2], 0, -1)
+"""
+
+# KEYS: the live nodes. The nodes whose liveness has not lapsed.
+_NODES = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
+"""
 
 
 def lease_key(room: str) -> str:
@@ -78,6 +98,8 @@ class Leases:
         self._take = redis.register_script(_TAKE)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._beat = redis.register_script(_BEAT)
+        self._nodes = redis.register_script(_NODES)
 
     async def take(self, room: str) -> tuple[int, str]:
         """(the room's new fencing token, this node) once the lease is ours; (0, holder) when another node holds
@@ -108,6 +130,7 @@ class Leases:
         longer counted alive."""
         await self.release_many(rooms)
         await self.redis.delete(f"{NODE_PREFIX}{self.node}")
+        await self.redis.zrem(NODES, self.node)
 
     async def release_many(self, rooms: list[str]) -> None:
         """Give up the leases of ``rooms`` (those still ours), in one round trip."""
@@ -118,12 +141,12 @@ class Leases:
 
     async def beat(self) -> int:
         """Say this node is alive (for a lease's time); returns how many other nodes say so."""
-        await self.redis.set(f"{NODE_PREFIX}{self.node}", b"1", px=LEASE_MS)
-        return sum(1 for node in await self.nodes() if node != self.node)
+        alive = await self._beat(keys=[f"{NODE_PREFIX}{self.node}", NODES], args=[self.node, LEASE_MS])
+        return sum(1 for node in alive if node.decode() != self.node)
 
     async def nodes(self) -> list[str]:
-        """The nodes that say they are alive."""
-        return [key.decode()[len(NODE_PREFIX):] async for key in self.redis.scan_iter(match=f"{NODE_PREFIX}*")]
+        """The nodes that say they are alive (one read of a set of the nodes, never a scan of the keyspace)."""
+        return [node.decode() for node in await self._nodes(keys=[NODES])]
 
     async def alive(self, nodes: list[str]) -> list[bool]:
         """Whether each node still says it is alive (:meth:`beat`)."""

@@ -1,0 +1,63 @@
+"""Leases that hold: finding the live nodes costs the nodes, not a scan of the keyspace, and a slow adoption never
+delays the renewal of a node's own leases."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.lobby import lobby as lobbies
+from server.lobby.lobby import Lobby
+from server.store import lease
+from server.store.lease import Leases, lease_key
+from server.store.store import Store
+
+
+async def test_live_nodes_are_found_without_scanning_the_keyspace(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        await r.mset({f"cardroom:match:{n}": b"x" for n in range(2000)})  # a busy site's finished matches
+        a, b = Leases(r, "A"), Leases(r, "B")
+        await r.config_resetstat()
+        assert await a.beat() == 0
+        assert await b.beat() == 1
+        assert sorted(await a.nodes()) == ["A", "B"]
+        assert await a.alive(["A", "B", "C"]) == [True, True, False]
+        assert "cmdstat_scan" not in await r.info("commandstats"), "liveness scanned the keyspace"
+        await b.retire([])
+        assert await a.nodes() == ["A"], "a node that stops is no longer alive"
+        monkeypatch.setattr(lease, "LEASE_MS", 50)
+        await b.beat()
+        await asyncio.sleep(0.2)
+        assert await a.beat() == 0, "a node whose liveness lapsed is not counted"
+        assert await a.nodes() == ["A"]
+    finally:
+        await r.aclose()
+
+
+async def test_a_slow_adoption_does_not_let_the_nodes_own_leases_lapse(redis_url: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lease, "LEASE_MS", 300)
+    monkeypatch.setattr(lobbies, "LEASE_MS", 300)
+    store = Store(redis_url)
+    stuck = asyncio.Event()
+    try:
+        lobby = Lobby(store, node="A")
+        room = await lobby.create("creature_wars", {}, None)
+
+        async def adopting() -> None:  # loading thousands of orphans, say: longer than a lease
+            await stuck.wait()
+
+        lobby.adopt_orphans = adopting  # type: ignore[method-assign]
+        stop = asyncio.Event()
+        keeping = asyncio.create_task(lobby.keep(stop))
+        await asyncio.sleep(1.2)  # four leases' time
+        holder = await store.redis.get(lease_key(room.id))
+        stop.set()
+        stuck.set()
+        await asyncio.wait_for(keeping, 5)
+        assert holder == b"A", "the room's lease lapsed while an adoption ran"
+        assert room.id in lobby.rooms and not room.moved
+    finally:
+        await store.close()
