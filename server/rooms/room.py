@@ -406,7 +406,7 @@ class Room:
         self.link = link
         if outcome is not None:
             self.ended = time.time()
-        self.broadcast(events, conn, re)
+        self.broadcast(events, conn, re, seat)
         self.arm()
         if outcome is not None:
             try:
@@ -576,8 +576,10 @@ class Room:
             return None
         return encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
 
-    def broadcast(self, events: Any, decider: Peer | None, re: int | None) -> None:
-        """Each watcher gets its own view and events; frames are built once per seat."""
+    def broadcast(self, events: Any, decider: Peer | None, re: int | None, decider_seat: Seat | None = None) -> None:
+        """Each watcher gets its own view and events; frames are built once per seat. The ``decider`` (as
+        ``decider_seat``) is answered even when it does not watch the room: a fresh connection deciding with
+        its token, or the other of two connections of one seat."""
         self.touch()
         frames: dict[Seat | None, bytes] = {}
         evs: tuple[Event, ...] = tuple(events)
@@ -586,11 +588,17 @@ class Room:
         over = None
         if outcome is not None and evs:
             over = encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
+        answered = False
         for conn, seat in list(self.watchers.items()):
-            if conn is decider:
+            if conn is decider and (decider_seat is None or seat == decider_seat):
                 frame = self.view_frame(seat, redact_all(evs, seat), re)
+                answered = True
             else:
                 frame = frames.get(seat) or frames.setdefault(seat, self.view_frame(seat, redact_all(evs, seat)))
             conn.send(frame)
             if over is not None:
                 conn.send(over)
+        if decider is not None and decider_seat is not None and not answered:
+            decider.send(self.view_frame(decider_seat, redact_all(evs, decider_seat), re))
+            if over is not None:
+                decider.send(over)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from client import Client, ClientError
+from client.connection import Seat
 from server.store.store import Store
 from tests.server.players import pushed, queued
 
@@ -65,3 +66,25 @@ async def test_a_stolen_or_wrong_token_is_refused_and_changes_nothing(server_url
         await a.close()
         await b.close()
         await thief.close()
+
+
+async def test_a_decision_from_a_connection_not_watching_the_seat_is_answered(server_url: str) -> None:
+    """A fresh connection may decide with its seat's token without resuming first: it is answered with its view,
+    and then watches the seat (the connection that held it is told the seat moved)."""
+    a, b = await Client.connect(server_url), await Client.connect(server_url)
+    fresh = await Client.connect(server_url)
+    try:
+        sa = await a.create("creature_wars", seed=8)
+        assert isinstance(sa, Seat)
+        sb = await b.join(sa.room)
+        view = await b.wait_view(sb.room, lambda v: bool(v["legal"]))
+        before = b.versions[sb.room]
+        answer = await fresh.request("decide", timeout=5.0, room=sb.room, token=sb.token, version=before,
+                                     decision=view["legal"][0])
+        assert answer["t"] == "view" and answer["version"] == before + 1
+        assert answer["view"]["seat"] == sb.seat
+        await a.decide(sa, (await a.wait_view(sa.room, lambda v: bool(v["legal"])))["legal"][0])
+        await fresh.wait_view(sb.room, lambda v: v["turn"] == 2, timeout=5.0)  # it watches the seat now
+    finally:
+        for client in (a, b, fresh):
+            await client.close()
