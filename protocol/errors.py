@@ -32,6 +32,7 @@ class ErrorCode(enum.StrEnum):
     BAD_NAME = "bad_name"
     TOO_LATE = "too_late"
     UNAVAILABLE = "unavailable"
+    OUTCOME_UNKNOWN = "outcome_unknown"
     SERVER_FULL = "server_full"
     TOO_MANY_ROOMS = "too_many_rooms"
     INTERNAL = "internal"

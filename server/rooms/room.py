@@ -395,7 +395,11 @@ class Room:
         except Fenced:
             raise self.lost() from None
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
-            if not await self._landed(new_version):
+            landed = await self._landed(new_version)
+            if landed is None:
+                raise ProtocolError(ErrorCode.OUTCOME_UNKNOWN, "the store did not say whether the decision was stored; "
+                                    "resume the seat to learn, or send it again (never applied twice)") from None
+            if not landed:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         metrics.DECISIONS.labels(self.game.name, "server" if by_server else "player").inc()
@@ -425,14 +429,15 @@ class Room:
                 return bool(record["d"] == wanted)
         return False
 
-    async def _landed(self, new_version: int) -> bool:
-        """After a failed commit, ask Redis whether it was stored (the reply may have been lost on the way).
-        If Redis cannot say, the room is ``suspect``: it resyncs before serving anything else."""
+    async def _landed(self, new_version: int) -> bool | None:
+        """After a failed commit, ask Redis whether it was stored (the reply may have been lost on the way); None
+        when Redis cannot say. Then, or when Redis holds neither version, the room is ``suspect``: it resyncs
+        before serving anything else."""
         try:
             stored = await self.store.version(self.id)
         except Exception:
             self.suspect = True
-            return False
+            return None
         if stored != self.version and stored != new_version:
             self.suspect = True
         return stored == new_version

@@ -39,8 +39,9 @@ async def test_a_lost_commit_reply_does_not_wedge_the_room(proxied: tuple[str, R
 
 async def test_a_retried_decision_that_was_stored_is_acknowledged(proxied: tuple[str, ReplyDropper],
                                                                    redis_url: str) -> None:
-    """Redis is unreachable right after running the commit: the client hears `unavailable`; its retry, once Redis
-    is back, is acknowledged (the room resyncs from Redis) and the decision is in the log once."""
+    """Redis is unreachable right after running the commit: the client hears `outcome_unknown` (never "not
+    stored": it was); its retry, once Redis is back, is acknowledged (the room resyncs from Redis) and the decision
+    is in the log once."""
     url, proxy = proxied
     async with await Client.connect(url) as player:
         seat = await player.create("queens_challenge", seed=8)
@@ -51,7 +52,7 @@ async def test_a_retried_decision_that_was_stored_is_acknowledged(proxied: tuple
         proxy.arm(b"EVALSHA", then_down=True)
         with pytest.raises(ClientError) as failed:
             await player.decide(seat, decision, version)
-        assert failed.value.code == "unavailable"
+        assert failed.value.code == "outcome_unknown"
         with pytest.raises(ClientError) as still:  # fails fast while Redis is away; nothing changes
             await player.decide(seat, decision, version)
         assert still.value.code == "unavailable"
