@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -97,14 +96,21 @@ class StandIn:
     task: asyncio.Task[None] | None = None
 
 
+def _run_of(link: str) -> str:
+    """The run of the origin node a link was made by (:meth:`Relay.link_of`)."""
+    return link.split("|")[1]
+
+
 class Relay:
     """This node's end of the relay: its subscription, its outgoing batches, its origins and stand-ins."""
 
     def __init__(self, lobby: Lobby, stand_in: Callable[[Relayed, str, str, str | None, str], Handler]) -> None:
         self.lobby = lobby
         self.node = lobby.leases.node
-        self.incarnation = secrets.token_hex(4)
-        """Tells this run's links from those of an earlier run of the same node id."""
+        self.incarnation = lobby.leases.incarnation
+        """Tells this run's links from those of an earlier run of the same node id (its liveness record holds it)."""
+        self.runs: dict[str, str] = {}
+        """The run of each node this node relays clients to, as first seen: another run has none of their stand-ins."""
         self.make = stand_in
         """(peer, address, name, player, scope): the session serving a relayed client here."""
         self.origins: dict[str, Origin] = {}
@@ -144,7 +150,14 @@ class Relay:
         if known is not None:
             return known
         holder = (await self.lobby.leases.holders([room]))[0]
-        return holder if holder is not None and holder != self.node else None
+        if holder is None or holder == self.node:
+            return None
+        if holder not in self.runs:
+            run = (await self.lobby.leases.incarnations([holder]))[0]
+            if run is None:  # its lease outlives it: serve here once the lease lapses
+                return holder
+            self.runs[holder] = run
+        return holder
 
     def forward(self, origin: Origin, node: str, room: str, frame: bytes) -> None:
         """Send a client's request, as it came, to the node that owns ``room``."""
@@ -204,23 +217,27 @@ class Relay:
         old owner reconnects and resumes (and so reaches the new one); a stand-in whose origin died ends. A
         room whose lease lapsed while its owner lives (its match ended) is only forgotten here."""
         watched = [(origin, room, node) for origin in list(self.origins.values()) for room, node in origin.remote.items()]
+        nodes = sorted({node for _, _, node in watched} | {stand_in.origin for stand_in in self.stand_ins.values()})
+        runs = dict(zip(nodes, await self.lobby.leases.incarnations(nodes), strict=True))
         if watched:
             holders = await self.lobby.leases.holders([room for _, room, _ in watched])
-            owners = sorted({node for _, _, node in watched})
-            alive = dict(zip(owners, await self.lobby.leases.alive(owners), strict=True))
             for (origin, room, node), holder in zip(watched, holders, strict=True):
-                if holder == node:
+                restarted = runs[node] is not None and self.runs.get(node, runs[node]) != runs[node]
+                if holder == node and not restarted:
                     continue
-                if holder is None and alive[node]:
+                if holder is None and runs[node] is not None and not restarted:
                     origin.remote.pop(room, None)
                 elif not origin.conn.dead:
                     origin.conn.drop(f"room {room} moved to another server node: reconnect and resume")
-        nodes = sorted({stand_in.origin for stand_in in self.stand_ins.values()})
-        if nodes:
-            alive = dict(zip(nodes, await self.lobby.leases.alive(nodes), strict=True))
-            for stand_in in list(self.stand_ins.values()):
-                if not alive[stand_in.origin]:  # (if it lives after all, its client reconnects)
-                    stand_in.session.conn.drop(f"server node {stand_in.origin} stopped saying it is alive")
+        for node, run in runs.items():
+            if run is not None:
+                self.runs[node] = run
+            else:
+                self.runs.pop(node, None)
+        for link, stand_in in list(self.stand_ins.items()):
+            run = runs[stand_in.origin]
+            if run is None or run != _run_of(link):  # (if it lives after all, its client reconnects)
+                stand_in.session.conn.drop(f"server node {stand_in.origin} stopped, or started again")
 
     def drop_all(self, reason: str) -> None:
         """The subscription broke: frames may have been lost either way, so every relayed client reconnects."""

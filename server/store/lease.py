@@ -16,8 +16,9 @@ import redis.asyncio as aioredis
 
 __all__ = ["LEASE_MS", "Leases", "lease_key", "new_node_id"]
 
-LEASE_MS = int(os.environ.get("CARDROOM_LEASE_MS", "10000"))
-"""How long a lease lasts unless renewed (milliseconds); renewed every third of it."""
+LEASE_MS = int(os.environ.get("CARDROOM_LEASE_MS", "3000"))
+"""How long a lease lasts unless renewed (milliseconds); renewed every third of it, on its own deadline (renewal
+costs one round trip for all of a node's rooms), so a dead node's rooms move within about a lease."""
 
 # KEYS: lease, room; ARGV: node, ttl. Returns {fence, holder}: fence 0 when another node holds the lease,
 # -1 when there is no such room. A node taking a lease it still holds keeps its token: its own writes in flight
@@ -56,16 +57,17 @@ return 0
 
 
 NODE_PREFIX = "cardroom:node:"
-"""``cardroom:node:{id}``: a node's liveness, renewed with its leases."""
+"""``cardroom:node:{id}``: a node's liveness, renewed with its leases; its value is the process's incarnation, so
+that a node restarted under the same id is told from the process before it."""
 NODES = "cardroom:nodes"
 """The live nodes: a sorted set of node ids scored by when their liveness lapses (Redis time, ms), so that
 finding them costs the nodes, not a scan of the keyspace."""
 
-# KEYS: the node's liveness, the live nodes; ARGV: node, ttl. Say the node is alive; the nodes alive now.
+# KEYS: the node's liveness, the live nodes; ARGV: node, ttl, incarnation. Say the node is alive; the nodes alive now.
 _BEAT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 return redis.call('ZRANGE', KEYS[2], 0, -1)
@@ -95,6 +97,8 @@ class Leases:
     def __init__(self, redis: aioredis.Redis, node: str) -> None:
         self.redis = redis
         self.node = node
+        self.incarnation = secrets.token_hex(6)
+        """This process's run of the node: a node restarted under the same id has another."""
         self._take = redis.register_script(_TAKE)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
@@ -141,7 +145,7 @@ class Leases:
 
     async def beat(self) -> int:
         """Say this node is alive (for a lease's time); returns how many other nodes say so."""
-        alive = await self._beat(keys=[f"{NODE_PREFIX}{self.node}", NODES], args=[self.node, LEASE_MS])
+        alive = await self._beat(keys=[f"{NODE_PREFIX}{self.node}", NODES], args=[self.node, LEASE_MS, self.incarnation])
         return sum(1 for node in alive if node.decode() != self.node)
 
     async def nodes(self) -> list[str]:
@@ -150,9 +154,14 @@ class Leases:
 
     async def alive(self, nodes: list[str]) -> list[bool]:
         """Whether each node still says it is alive (:meth:`beat`)."""
+        return [v is not None for v in await self.incarnations(nodes)]
+
+    async def incarnations(self, nodes: list[str]) -> list[str | None]:
+        """The run of each node that says it is alive now (None: it does not)."""
         if not nodes:
             return []
-        return [v is not None for v in await self.redis.mget([f"{NODE_PREFIX}{n}" for n in nodes])]
+        raw = await self.redis.mget([f"{NODE_PREFIX}{n}" for n in nodes])
+        return [v.decode() if isinstance(v, bytes) else None for v in raw]
 
     async def holders(self, rooms: list[str]) -> list[str | None]:
         """Who holds each room's lease (None: nobody, the room is orphaned)."""

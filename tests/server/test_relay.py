@@ -207,3 +207,39 @@ async def test_spectators_of_one_node_each_get_every_view_of_a_room_another_node
         assert seen >= set(range(1, final + 1))
     for c in (a, b, *watchers):
         await c.close()
+
+
+async def test_a_relayed_player_plays_on_within_seconds_when_the_owner_restarts_under_the_same_id(node: Start) -> None:
+    """The room's owner is killed and started again under its id: the new process has none of the old one's
+    stand-ins, so the node relaying a player to it must tell the runs apart and have the player resume."""
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    host = await Client.connect(url_a, name="host")
+    guest = await Client.connect(url_b, name="guest")  # relayed to A, which owns the room
+    try:
+        seat_h = await host.create("creature_wars", seed=12)
+        assert isinstance(seat_h, Seat)
+        seat_g = await guest.join(seat_h.room)
+        await guest.wait_view(seat_g.room, lambda v: bool(v["legal"]))
+        proc_a.kill()
+        proc_a.wait()
+        _, url_a2 = await node("A")  # the same id: it takes its rooms back at once
+        await host.close()
+        host, seat_h = await resume_on(url_a2, seat_h)
+        lock = (await host.wait_view(seat_h.room, lambda v: bool(v["legal"])))["legal"][0]
+        await host.decide(seat_h, lock)
+        deadline = asyncio.get_running_loop().time() + 5.0  # the issue's bound: play resumed within 5 s
+        while True:
+            view = guest.views.get(seat_g.room) or {}
+            if view.get("locked", [False])[seat_h.seat]:
+                break
+            assert asyncio.get_running_loop().time() < deadline, "the relayed player never saw the host's lock"
+            if guest._reader.done():  # dropped by its node: reconnect and resume, as the client does
+                guest, seat_g = await resume_on(url_b, seat_g)
+            await asyncio.sleep(0.05)
+        await guest.decide(seat_g, guest.views[seat_g.room]["legal"][0])  # and its requests are answered
+        view = await host.wait_view(seat_h.room, lambda v: v["turn"] == 2, timeout=5.0)
+        assert view["last_duel"]["turn"] == 1
+    finally:
+        await host.close()
+        await guest.close()
