@@ -408,15 +408,14 @@ class Room:
         self.state = state
         self.clock = clock
         self.link = link
-        if outcome is not None:
+        if outcome is not None:  # settled before anyone is told, so the end's view finds the ratings moved
             self.ended = time.time()
-        self.broadcast(events, conn, re, seat)
-        self.arm()
-        if outcome is not None:
             try:
                 await self.settle()
             except Exception:  # the match stands; its rating and history can be settled again later
                 log.exception("match not settled", extra={"room": self.id})
+        self.broadcast(events, conn, re, seat)
+        self.arm()
 
     async def _applied_before(self, seat: Seat, version: int, decision: Decision) -> bool:
         """Whether the seat's first stored decision after ``version`` is this one: a client that retries a

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 
@@ -88,6 +89,27 @@ async def test_rated_rooms_seat_only_players_with_a_key(server_url: str) -> None
             assert [r["ranked"] for r in await guest.list_rooms()] == [standings.RATED]
         finally:
             await a.close()
+
+
+async def test_the_ratings_have_moved_when_the_players_see_the_end(server_url: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow settlement (Redis busy) still comes before the view that ends the match: whoever asks for the
+    ratings on seeing the end finds them moved."""
+    settle = standings.settle
+
+    async def slow(*args: Any) -> bool:
+        await asyncio.sleep(0.5)
+        return await settle(*args)
+
+    monkeypatch.setattr(standings, "settle", slow)
+    a, sa, b, sb, _ = await rated_match(server_url)
+    try:
+        await finish(a, sa, b, sb, 5)
+        assert len((await a.request("ratings", game="creature_wars"))["entries"]) == 2
+        assert len((await a.request("history"))["entries"]) == 1
+    finally:
+        await a.close()
+        await b.close()
 
 
 async def test_a_match_is_settled_once(server_url: str, redis_url: str) -> None:
