@@ -39,7 +39,8 @@ WELL_TYPED: dict[type, st.SearchStrategy[Any]] = {
                    st.text(max_size=70)),
     bool: st.booleans(),
     dict: st.one_of(st.dictionaries(st.text(max_size=8), SCALARS, max_size=4),
-                    st.sampled_from([{"kind": "play", "slot": 0}, {"kind": "timeout"}, {"hp": 5}, {}])),
+                    st.sampled_from([{"kind": "play", "slot": 0}, {"kind": "timeout"}, {"hp": 5}, {}]),
+                    st.fixed_dictionaries({"kind": ANY}, optional={"slot": ANY, "answer": ANY})),  # a decision of any shape
 }
 
 
