@@ -87,7 +87,8 @@ class Lobby:
         """When a server last said it was running, before this one restored its rooms."""
         self.warming: asyncio.Task[None] | None = None
         self.finishing: set[asyncio.Task[None]] = set()
-        """Matches being archived after a restart (kept here so that they are not collected midway)."""
+        """Matches being archived after a restart, and names being indexed by their look (kept here so that they
+        are not collected midway)."""
         self.serving_players: Callable[[], bool] = lambda: True
         """Whether players are connected to this node now, directly or relayed (set by the app)."""
         self.directory: Elsewhere | None = None
@@ -241,7 +242,15 @@ class Lobby:
         self.alive = await self.store.alive()
         ids = await self.store.open_ids()
         self.warming = asyncio.create_task(self.warm(ids))
+        self.finishing.add(task := asyncio.create_task(self._index_names()))
+        task.add_done_callback(self.finishing.discard)
         return len(ids)
+
+    async def _index_names(self) -> None:
+        try:
+            await self.names.index_skeletons()
+        except Exception:  # the next start tries again; names bound meanwhile are indexed as they are bound
+            log.exception("names bound earlier not indexed by their look")
 
     async def warm(self, ids: list[str]) -> None:
         """Load restored rooms, ``LOAD_BATCH`` per two round trips, replaying each log's tail and yielding to
