@@ -148,8 +148,10 @@ class Lobby:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
-        a daily room (default options, the day's seed) in that day's table when it is ``player``'s
-        first of the game that day (a guest's, ``player`` "", and any later one are practice); a room
+        a daily room (default options, the day's seed) in that day's table. A daily room is
+        ``player``'s one attempt of the game that day, or refused: a guest's (``player`` "", also
+        a room its creator does not sit in) with ``key_required``, a later one with ``daily_played``,
+        so that nobody sees the day's deal before it ends except in their ranked attempt. A room
         with a chosen seed or scenario options is not ranked.
 
         Without a chosen seed and outside the daily table, the deal is not set up here: the
@@ -177,9 +179,16 @@ class Lobby:
         how = seeding.FIXED
         if daily:
             day = today()
+            if seats != 1:
+                raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: 'daily' is for the one-player games")
+            if not player:
+                raise ProtocolError(ErrorCode.KEY_REQUIRED, "a daily room is its player's one ranked attempt of the "
+                                                            "day: say hello with a 'key', and sit in it")
+            if not await self.store.first_daily(player, game.name, day):
+                raise ProtocolError(ErrorCode.DAILY_PLAYED, f"you have made your {game.title} daily attempt of {day} "
+                                                            "(UTC); its deal is told after the day ends")
             seed = daily_seed(await self.store.daily_secret(), game.name, day)
-            if player and seats == 1 and await self.store.first_daily(player, game.name, day):
-                table = f"daily:{day}"
+            table = f"daily:{day}"
         elif seed is None:
             how = seeding.PLAYERS
             table = "" if scenario else "all"

@@ -44,14 +44,15 @@ async def test_scenario_and_chosen_seed_rooms_are_not_ranked(server_url: str) ->
 
 
 async def test_the_daily_seed_deals_everyone_the_same_game(server_url: str) -> None:
-    async with await Client.connect(server_url, name="cy") as one, await Client.connect(server_url, name="di") as two:
+    async with await Client.connect(server_url, name="cy", key="cy-secret-key-0123456789") as one, \
+            await Client.connect(server_url, name="di", key="di-secret-key-0123456789") as two:
         a = await one.create("queens_challenge", daily=True)
         b = await two.create("queens_challenge", daily=True)
         assert not isinstance(a, str) and not isinstance(b, str)
         view_a, view_b = one.views[a.room], two.views[b.room]
         assert view_a["hand"] == view_b["hand"] and view_a["in_play"] == view_b["in_play"]
         rooms = {r["room"]: r for r in await one.list_rooms()}
-        assert rooms[a.room]["daily"] and rooms[a.room]["ranked"] == ""  # guests play the daily deal unranked
+        assert rooms[a.room]["daily"] and rooms[a.room]["ranked"] == f"daily:{rooms[a.room]['daily']}"
         with pytest.raises(ClientError) as refused:
             await one.request("create_room", game="queens_challenge", daily=True, seed=3)
         assert refused.value.code == "bad_field" and "daily" in refused.value.message
