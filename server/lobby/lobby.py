@@ -72,6 +72,17 @@ def _placeholder(game_name: str, packed_options: bytes) -> tuple[Any, dict[str, 
     return _dealt(game, msgpack.unpackb(packed_options, raw=False), seeding.PLACEHOLDER_SEED)
 
 
+def _standard(game: Game, options: dict[str, Any]) -> bool:
+    """Whether ``options`` set up the game its default options do (none, or the defaults spelt out): the only
+    option set whose scores are ranked, so that easier rules never top the table."""
+    if not options:
+        return True
+    try:
+        return _placeholder(game.name, msgpack.packb(options))[1] == _placeholder(game.name, msgpack.packb({}))[1]
+    except EngineError:  # refused with bad_options when the room is set up
+        return False
+
+
 class Lobby:
     """Rooms in memory, backed by the store."""
 
@@ -147,7 +158,7 @@ class Lobby:
                      rated: bool = False, replays: str = "everyone") -> Room:
         """Set up a match and store it before anyone is told of it.
 
-        A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
+        A solitaire dealt from a server-chosen seed with the standard options is ranked in the game's ``all`` table;
         a daily room (default options, the day's seed) in that day's table. A daily room is
         ``player``'s one attempt of the game that day, or refused: a guest's (``player`` "", also
         a room its creator does not sit in) with ``key_required``, a later one with ``daily_played``,
@@ -191,7 +202,7 @@ class Lobby:
             table = f"daily:{day}"
         elif seed is None:
             how = seeding.PLAYERS
-            table = "" if scenario else "all"
+            table = "all" if not scenario and _standard(game, options) else ""
         if seats != 1:
             table = ""
         if rated:

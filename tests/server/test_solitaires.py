@@ -163,3 +163,17 @@ async def test_a_deal_lost_at_once_whose_server_stopped_before_archiving_it_is_a
         assert [(e["room"], e["name"]) for e in entries] == [(made["room"], "guest")]
         record = (await player.request("export", room=made["room"]))["record"]
         assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
+
+
+async def test_only_the_standard_options_are_ranked(server_url: str) -> None:
+    """Easier rules (free fizzles, three fairies) would fill the all-time table: such rooms are not ranked.
+    Options that only spell out the defaults are the standard game."""
+    async with await Client.connect(server_url, name="eve") as player:
+        easy = await player.create("fairy_tableau", {"fizzle": "free", "fairies": 3})
+        spelt = await player.create("fairy_tableau", {"fizzle": "pay", "fairies": 1, "ranked_enemies": False})
+        assert not isinstance(easy, str) and not isinstance(spelt, str)
+        rooms = {r["room"]: r for r in await player.list_rooms()}
+        assert rooms[easy.room]["ranked"] == "" and rooms[spelt.room]["ranked"] == "all"
+        await play_out(player, easy, seed=4)
+        entries = (await player.request("scores", game="fairy_tableau"))["entries"]
+        assert easy.room not in {e["room"] for e in entries}
