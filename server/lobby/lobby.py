@@ -72,6 +72,17 @@ def _placeholder(game_name: str, packed_options: bytes) -> tuple[Any, dict[str, 
     return _dealt(game, msgpack.unpackb(packed_options, raw=False), seeding.PLACEHOLDER_SEED)
 
 
+def _standard(game: Game, options: dict[str, Any]) -> bool:
+    """Whether ``options`` set up the game its default options do (none, or the defaults spelt out): the only
+    option set whose scores are ranked, so that easier rules never top the table."""
+    if not options:
+        return True
+    try:
+        return _placeholder(game.name, msgpack.packb(options))[1] == _placeholder(game.name, msgpack.packb({}))[1]
+    except EngineError:  # refused with bad_options when the room is set up
+        return False
+
+
 class Lobby:
     """Rooms in memory, backed by the store."""
 
@@ -87,7 +98,8 @@ class Lobby:
         """When a server last said it was running, before this one restored its rooms."""
         self.warming: asyncio.Task[None] | None = None
         self.finishing: set[asyncio.Task[None]] = set()
-        """Matches being archived after a restart (kept here so that they are not collected midway)."""
+        """Matches being archived after a restart, and names being indexed by their look (kept here so that they
+        are not collected midway)."""
         self.serving_players: Callable[[], bool] = lambda: True
         """Whether players are connected to this node now, directly or relayed (set by the app)."""
         self.directory: Elsewhere | None = None
@@ -146,9 +158,11 @@ class Lobby:
                      rated: bool = False, replays: str = "everyone") -> Room:
         """Set up a match and store it before anyone is told of it.
 
-        A solitaire dealt from a server-chosen seed is ranked in the game's ``all`` table;
-        a daily room (default options, the day's seed) in that day's table when it is ``player``'s
-        first of the game that day (a guest's, ``player`` "", and any later one are practice); a room
+        A solitaire dealt from a server-chosen seed with the standard options is ranked in the game's ``all`` table;
+        a daily room (default options, the day's seed) in that day's table. A daily room is
+        ``player``'s one attempt of the game that day, or refused: a guest's (``player`` "", also
+        a room its creator does not sit in) with ``key_required``, a later one with ``daily_played``,
+        so that nobody sees the day's deal before it ends except in their ranked attempt. A room
         with a chosen seed or scenario options is not ranked.
 
         Without a chosen seed and outside the daily table, the deal is not set up here: the
@@ -176,12 +190,19 @@ class Lobby:
         how = seeding.FIXED
         if daily:
             day = today()
+            if seats != 1:
+                raise ProtocolError(ErrorCode.BAD_FIELD, "create_room: 'daily' is for the one-player games")
+            if not player:
+                raise ProtocolError(ErrorCode.KEY_REQUIRED, "a daily room is its player's one ranked attempt of the "
+                                                            "day: say hello with a 'key', and sit in it")
+            if not await self.store.first_daily(player, game.name, day):
+                raise ProtocolError(ErrorCode.DAILY_PLAYED, f"you have made your {game.title} daily attempt of {day} "
+                                                            "(UTC); its deal is told after the day ends")
             seed = daily_seed(await self.store.daily_secret(), game.name, day)
-            if player and seats == 1 and await self.store.first_daily(player, game.name, day):
-                table = f"daily:{day}"
+            table = f"daily:{day}"
         elif seed is None:
             how = seeding.PLAYERS
-            table = "" if scenario else "all"
+            table = "all" if not scenario and _standard(game, options) else ""
         if seats != 1:
             table = ""
         if rated:
@@ -241,7 +262,15 @@ class Lobby:
         self.alive = await self.store.alive()
         ids = await self.store.open_ids()
         self.warming = asyncio.create_task(self.warm(ids))
+        self.finishing.add(task := asyncio.create_task(self._index_names()))
+        task.add_done_callback(self.finishing.discard)
         return len(ids)
+
+    async def _index_names(self) -> None:
+        try:
+            await self.names.index_skeletons()
+        except Exception:  # the next start tries again; names bound meanwhile are indexed as they are bound
+            log.exception("names bound earlier not indexed by their look")
 
     async def warm(self, ids: list[str]) -> None:
         """Load restored rooms, ``LOAD_BATCH`` per two round trips, replaying each log's tail and yielding to

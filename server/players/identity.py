@@ -1,7 +1,9 @@
 """Player identity: a secret key kept by the client, a public id derived from it, and names bound to keys.
 
 Redis (prefix ``cardroom:``): ``name:{casefolded name}`` holds the hash of the key the name is
-bound to; ``player:{id}:rooms`` the set of rooms where that player holds a seat.
+bound to; ``look:{look}`` (server/players/names.py: the confusable skeleton) a hash of ``key`` (the
+same key hash) and ``name`` (the first name bound with that look), so that a name that looks like a
+bound one is found in one lookup; ``player:{id}:rooms`` the set of rooms where that player holds a seat.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from protocol import ErrorCode, ProtocolError
-from server.players.names import normalise
+from server.players.names import look, normalise
 
 __all__ = ["MAX_KEY", "MIN_KEY", "Identity", "Names", "identify", "player_id"]
 
@@ -20,16 +22,32 @@ MIN_KEY = 16
 MAX_KEY = 128
 PREFIX = "cardroom:"
 
-# A free name is bound to a key the first time a key uses it; a bound name only to that key.
+# A free name is bound to a key the first time a key uses it; a bound name only to that key. A free name
+# that looks like one bound to another key is refused too (answered: the name it looks like); the name's
+# look is recorded for the key that binds it (and, for a name bound before looks were recorded, when its
+# key comes back). KEYS: name, look; ARGV: the key's hash ("" for a guest), the name.
 _BIND = """
 local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return {0, ''} end
 if not held then
-  if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1]) end
-  return 1
+  local owner = redis.call('HMGET', KEYS[2], 'key', 'name')
+  if owner[1] and owner[1] ~= ARGV[1] then return {0, owner[2]} end
+  if ARGV[1] == '' then return {1, ''} end
+  redis.call('SET', KEYS[1], ARGV[1])
 end
-if held == ARGV[1] then return 1 end
-return 0
+if redis.call('HSETNX', KEYS[2], 'key', ARGV[1]) == 1 then redis.call('HSET', KEYS[2], 'name', ARGV[2]) end
+return {1, ''}
 """
+
+# Index a name bound before looks were recorded (KEYS: name, look; ARGV: the look's name): its look is the
+# key's, unless another name with that look was indexed first.
+_INDEX = """
+local held = redis.call('GET', KEYS[1])
+if held and redis.call('HSETNX', KEYS[2], 'key', held) == 1 then redis.call('HSET', KEYS[2], 'name', ARGV[1]) end
+return 1
+"""
+INDEXED = f"{PREFIX}names:looks-indexed"
+"""Set once every name bound before looks were recorded has been indexed by its look."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +74,28 @@ class Names:
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis
         self._bind = redis.register_script(_BIND)
+        self._index = redis.register_script(_INDEX)
 
-    async def bind(self, name: str, key: str | None) -> bool:
-        """Bind ``name`` to ``key`` if it is free; True if the key (or a guest, for a free name) may use it."""
+    async def bind(self, name: str, key: str | None) -> tuple[bool, str]:
+        """Bind ``name`` to ``key`` if it is free and looks like no name bound to another key: whether the key
+        (or a guest, for such a name) may use it, and if not because it looks like another name, that name."""
         try:
-            held = await self._bind(keys=[f"{PREFIX}name:{name.casefold()}"], args=[_key_hash(key) if key else ""])
+            held, like = await self._bind(keys=[f"{PREFIX}name:{name.casefold()}", f"{PREFIX}look:{look(name)}"],
+                                          args=[_key_hash(key) if key else "", name])
         except (RedisError, OSError) as exc:
             raise ProtocolError(ErrorCode.UNAVAILABLE, f"the name could not be checked, try again: {exc}") from None
-        return bool(held)
+        return bool(held), like.decode() if isinstance(like, bytes) else str(like)
+
+    async def index_skeletons(self) -> None:
+        """Index by look the names bound before looks were recorded (once: a marker says it is done). Such a
+        name is stored only case-folded, so its look is that of the case-folded name."""
+        if await self.redis.exists(INDEXED):
+            return
+        async for raw in self.redis.scan_iter(match=f"{PREFIX}name:*", count=1000):
+            stored = raw.decode() if isinstance(raw, bytes) else str(raw)
+            name = stored[len(f"{PREFIX}name:"):]
+            await self._index(keys=[stored, f"{PREFIX}look:{look(name)}"], args=[name])
+        await self.redis.set(INDEXED, b"1")
 
 
 async def identify(names: Names, raw_name: str, key: str | None) -> Identity:
@@ -71,7 +103,13 @@ async def identify(names: Names, raw_name: str, key: str | None) -> Identity:
     if key is not None and not MIN_KEY <= len(key) <= MAX_KEY:
         raise ProtocolError(ErrorCode.BAD_FIELD, f"hello: field 'key' must be {MIN_KEY} to {MAX_KEY} characters long")
     name = normalise(raw_name)
-    if name and not await names.bind(name, key):
+    if not name:
+        return Identity(player_id(key) if key is not None else None, name)
+    allowed, like = await names.bind(name, key)
+    if not allowed and like:
+        raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} looks like {like!r}, which is bound to another "
+                                                  "player's key; pick another")
+    if not allowed:
         if key is None:
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} belongs to a player with a key; pick another")
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is bound to another player's key")

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
+import pytest
 import redis
 
-from client import Client
+from client import Client, ClientError
 from client.connection import Seat
 from client.verify import verify
 from server.lobby.lobby import today
@@ -54,34 +56,49 @@ def test_the_seed_is_told_from_the_first_second_of_the_next_day() -> None:
     assert seed_fields(7, "", end - 1) == {"seed": 7}
 
 
-async def test_one_ranked_daily_attempt_per_player(server_url: str) -> None:
+async def test_one_daily_attempt_per_player_and_no_practice_room(server_url: str) -> None:
+    """A later daily room of the same game that day is refused, not a practice room dealt the same cards."""
     player, _ = await keyed(server_url, "erin", KEY)
     async with player:
         first = await player.request("create_room", game="queens_challenge", daily=True)
         assert first["ranked"] == f"daily:{today()}"
-        second = await player.request("create_room", game="queens_challenge", daily=True)
-        assert second["ranked"] == ""
+        with pytest.raises(ClientError) as refused:
+            await player.request("create_room", game="queens_challenge", daily=True)
+        assert refused.value.code == "daily_played" and "after the day ends" in refused.value.message
         # another game's daily is a first attempt of its own
         other = await player.request("create_room", game="fairy_tableau", daily=True)
         assert other["ranked"] == f"daily:{today()}"
         rooms = {r["room"]: r for r in await player.list_rooms()}
-        assert rooms[first["room"]]["ranked"] == f"daily:{today()}"
-        assert rooms[second["room"]]["ranked"] == "" and rooms[second["room"]]["daily"] == today()
-    # the same key on another connection is the same player: still practice
-    again, _ = await keyed(server_url, "erin", KEY)
+        assert set(rooms) == {first["room"], other["room"]}
+        assert rooms[first["room"]]["ranked"] == f"daily:{today()}" and rooms[first["room"]]["daily"] == today()
+    # the same key on another connection, under another of its names, is the same player: refused too
+    again, _ = await keyed(server_url, "erin2", KEY)
     async with again:
-        seat = await again.create("queens_challenge", daily=True)
-        assert isinstance(seat, Seat)
-        await play_out(again, seat, seed=3)
-        table = await again.request("scores", game="queens_challenge", daily=True)
-        assert table["entries"] == []
+        with pytest.raises(ClientError) as refused:
+            await again.create("queens_challenge", daily=True)
+        assert refused.value.code == "daily_played"
 
 
-async def test_a_guest_plays_the_daily_deal_unranked(server_url: str) -> None:
-    async with await Client.connect(server_url, name="guesty") as guest:
-        seat = await guest.create("fairy_tableau", daily=True)
-        assert isinstance(seat, Seat)
-        rooms = {r["room"]: r for r in await guest.list_rooms()}
-        assert rooms[seat.room]["ranked"] == "" and rooms[seat.room]["daily"] == today()
-        await play_out(guest, seat, seed=2)
-        assert (await guest.request("scores", game="fairy_tableau", daily=True))["entries"] == []
+@pytest.mark.parametrize("fields", [{}, {"sit": False}])
+async def test_nobody_sees_the_daily_deal_outside_a_ranked_attempt(server_url: str, fields: dict[str, Any]) -> None:
+    """A guest (no key) may not open a daily room, nor may anyone open one without sitting in it: such a room
+    would show the day's deal to someone who is then free to make a ranked attempt knowing it."""
+    key = KEY if fields else None
+    client, _ = await keyed(server_url, "guesty", key)
+    async with client:
+        with pytest.raises(ClientError) as refused:
+            await client.request("create_room", game="fairy_tableau", daily=True, **fields)
+        assert refused.value.code == "key_required"
+        assert await client.list_rooms() == []
+        # and a keyed player who sits has the attempt still to come
+        if key is not None:
+            made = await client.request("create_room", game="fairy_tableau", daily=True)
+            assert made["ranked"] == f"daily:{today()}"
+
+
+async def test_a_daily_room_is_for_one_player_games(server_url: str) -> None:
+    player, _ = await keyed(server_url, "fay", KEY)
+    async with player:
+        with pytest.raises(ClientError) as refused:
+            await player.request("create_room", game="creature_wars", daily=True)
+        assert refused.value.code == "bad_field" and "one-player" in refused.value.message

@@ -38,10 +38,11 @@ async def test_decisions_carry_no_baggage_into_the_log(server_url: str, redis_ur
 
 async def test_the_daily_deal_cannot_be_computed_in_advance(server_url: str, redis_url: str) -> None:
     """The daily seed is an HMAC keyed by a secret made once and kept in Redis, not a hash of a public string."""
-    async with await Client.connect(server_url) as a:
+    async with await Client.connect(server_url, key="first-daily-player-key") as a, \
+            await Client.connect(server_url, key="second-daily-player-key") as b:
         seat = await a.create("queens_challenge", daily=True)
         assert not isinstance(seat, str)
-        again = await a.create("queens_challenge", daily=True)
+        again = await b.create("queens_challenge", daily=True)
         assert not isinstance(again, str)
     public = int.from_bytes(hashlib.sha256(f"cardroom:daily:queens_challenge:{today()}".encode()).digest()[:8],
                             "big") >> 1

@@ -5,8 +5,10 @@ import hashlib
 
 import pytest
 import redis
+import redis.asyncio
 
 from client import Client, ClientError
+from server.players.identity import INDEXED, Names
 from tests.server.helpers import play_out
 from tests.server.players import keyed
 
@@ -111,3 +113,41 @@ async def test_solitaire_scores_go_under_the_bound_name_only_with_a_key(server_u
     finally:
         await alice.close()
         await guest.close()
+
+
+@pytest.mark.parametrize("lookalike", ["\u0430lice", "aIice", "a1ice", "\u0430\u0406ice", "\uff41\uff4c\uff49\uff43\uff45"])
+async def test_a_name_that_looks_like_a_bound_one_is_refused(server_url: str, lookalike: str) -> None:
+    """Cyrillic a (U+0430) for a, capital I or 1 for l, full-width letters: the same UTS #39 skeleton as a bound name."""
+    alice, _ = await keyed(server_url, "alice", ALICE)
+    await alice.close()
+    for key in (MALLORY, None):
+        with pytest.raises(ClientError) as caught:
+            await keyed(server_url, lookalike, key)
+        assert caught.value.code == "name_taken" and "'alice'" in caught.value.message
+    # the key that holds the name may use a look-alike of its own
+    again, welcome = await keyed(server_url, lookalike, ALICE)
+    await again.close()
+    assert welcome["name"] == lookalike
+
+
+async def test_names_that_merely_differ_are_not_confused(server_url: str) -> None:
+    for name, key in (("ian", ALICE), ("lan", MALLORY)):
+        client, welcome = await keyed(server_url, name, key)
+        await client.close()
+        assert welcome["name"] == name
+
+
+async def test_a_name_bound_before_lookalikes_were_checked_is_found_by_its_skeleton(server_url: str, redis_url: str) -> None:
+    """Names bound by an older server (only ``name:{casefolded}``) are indexed by skeleton at start."""
+    r = redis.Redis.from_url(redis_url)
+    r.set("cardroom:name:alice", hashlib.sha256(f"cardroom:name-key:{ALICE}".encode()).hexdigest())
+    r.delete(INDEXED)  # as an older server left Redis
+    await Names(redis.asyncio.Redis.from_url(redis_url)).index_skeletons()
+    assert r.exists(INDEXED)
+    with pytest.raises(ClientError) as caught:
+        await keyed(server_url, "\u0430lice", MALLORY)
+    assert caught.value.code == "name_taken"
+    # the old binding keeps working
+    client, welcome = await keyed(server_url, "alice", ALICE)
+    await client.close()
+    assert welcome["name"] == "alice"

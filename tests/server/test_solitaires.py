@@ -44,14 +44,15 @@ async def test_scenario_and_chosen_seed_rooms_are_not_ranked(server_url: str) ->
 
 
 async def test_the_daily_seed_deals_everyone_the_same_game(server_url: str) -> None:
-    async with await Client.connect(server_url, name="cy") as one, await Client.connect(server_url, name="di") as two:
+    async with await Client.connect(server_url, name="cy", key="cy-secret-key-0123456789") as one, \
+            await Client.connect(server_url, name="di", key="di-secret-key-0123456789") as two:
         a = await one.create("queens_challenge", daily=True)
         b = await two.create("queens_challenge", daily=True)
         assert not isinstance(a, str) and not isinstance(b, str)
         view_a, view_b = one.views[a.room], two.views[b.room]
         assert view_a["hand"] == view_b["hand"] and view_a["in_play"] == view_b["in_play"]
         rooms = {r["room"]: r for r in await one.list_rooms()}
-        assert rooms[a.room]["daily"] and rooms[a.room]["ranked"] == ""  # guests play the daily deal unranked
+        assert rooms[a.room]["daily"] and rooms[a.room]["ranked"] == f"daily:{rooms[a.room]['daily']}"
         with pytest.raises(ClientError) as refused:
             await one.request("create_room", game="queens_challenge", daily=True, seed=3)
         assert refused.value.code == "bad_field" and "daily" in refused.value.message
@@ -162,3 +163,17 @@ async def test_a_deal_lost_at_once_whose_server_stopped_before_archiving_it_is_a
         assert [(e["room"], e["name"]) for e in entries] == [(made["room"], "guest")]
         record = (await player.request("export", room=made["room"]))["record"]
         assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
+
+
+async def test_only_the_standard_options_are_ranked(server_url: str) -> None:
+    """Easier rules (free fizzles, three fairies) would fill the all-time table: such rooms are not ranked.
+    Options that only spell out the defaults are the standard game."""
+    async with await Client.connect(server_url, name="eve") as player:
+        easy = await player.create("fairy_tableau", {"fizzle": "free", "fairies": 3})
+        spelt = await player.create("fairy_tableau", {"fizzle": "pay", "fairies": 1, "ranked_enemies": False})
+        assert not isinstance(easy, str) and not isinstance(spelt, str)
+        rooms = {r["room"]: r for r in await player.list_rooms()}
+        assert rooms[easy.room]["ranked"] == "" and rooms[spelt.room]["ranked"] == "all"
+        await play_out(player, easy, seed=4)
+        entries = (await player.request("scores", game="fairy_tableau"))["entries"]
+        assert easy.room not in {e["room"] for e in entries}
