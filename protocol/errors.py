@@ -41,6 +41,7 @@ class ErrorCode(enum.StrEnum):
     CANNOT_CANCEL = "cannot_cancel"
     ROOM_CLOSED = "room_closed"
     REPLAY_PRIVATE = "replay_private"
+    DAY_NOT_OVER = "day_not_over"
     DAILY_PLAYED = "daily_played"
 
 

@@ -26,6 +26,7 @@ from server.players import standings
 from server.players.identity import identify
 from server.rooms import chat
 from server.rooms.peer import Peer
+from server.rooms.reveal import day_end
 from server.rooms.room import Room
 
 __all__ = ["Session"]
@@ -309,6 +310,10 @@ class Session:
 
     async def on_spectate(self, m: dict[str, Any], re: int) -> None:
         room = await self.lobby.find(m["room"])
+        end = day_end(room.daily)
+        if end is not None and time.time() < end.timestamp():
+            raise ProtocolError(ErrorCode.DAY_NOT_OVER, f"room {room.id} deals the day's deal: it may be watched once "
+                                                        f"the day has ended ({end.isoformat()})")
         if self.conn not in room.watchers:
             check_spectators(self.lobby.rooms)
         await self.enter(room, None, re, "spectating", commitment=room.commitment)

@@ -36,17 +36,32 @@ async def test_a_daily_seed_is_withheld_until_its_day_ends(server_url: str, redi
         assert record["seed"] is None and record["reveal_after"] == tomorrow()
         verdict = verify(record)
         assert not verdict.ok and "after its day ends" in verdict.message
-        # a late spectator is not told it either
+        # nobody watches it before the day ends: its last table would show the day's deal
         async with await Client.connect(server_url) as late:
-            await late.spectate(seat.room)
-            again = await pushed(late, "match_over", room=seat.room)
-            assert again["seed"] is None and again["reveal_after"] == tomorrow()
+            with pytest.raises(ClientError) as refused:
+                await late.spectate(seat.room)
+            assert refused.value.code == "day_not_over"
         # once the day is over (here: the archived record says it was yesterday's), the seed is told
         redis.Redis.from_url(redis_url).hset(f"cardroom:match:{seat.room}", "daily", "2000-01-01")
         record = (await player.request("export", room=seat.room))["record"]
         stored = int(redis.Redis.from_url(redis_url).hget(f"cardroom:match:{seat.room}", "seed") or 0)
         assert record["seed"] == stored and "reveal_after" not in record
         assert verify(record).ok
+
+
+async def test_a_daily_room_in_play_is_not_watched_but_its_player_resumes_it(server_url: str) -> None:
+    player, _ = await keyed(server_url, "dora", KEY + "x")
+    async with player:
+        seat = await player.create("queens_challenge", daily=True)
+        assert isinstance(seat, Seat)
+        async with await Client.connect(server_url) as watcher:
+            with pytest.raises(ClientError) as refused:
+                await watcher.spectate(seat.room)
+            assert refused.value.code == "day_not_over" and "day has ended" in refused.value.message
+            assert seat.room not in watcher.views, "no view of the day's deal reached the watcher"
+        async with await Client.connect(server_url) as again:
+            resumed = await again.resume(seat.room, seat.token)
+            assert resumed.room == seat.room and seat.room in again.views
 
 
 def test_the_seed_is_told_from_the_first_second_of_the_next_day() -> None:
