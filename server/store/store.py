@@ -236,6 +236,7 @@ class Store:
             raise StoreUnavailable(f"cannot reach Redis at {self.url}: {exc}") from exc
 
     async def close(self) -> None:
+        await self._commit.close()
         await self.redis.aclose()
 
     async def create(self, record: RoomRecord, request: str = "") -> str:

@@ -77,7 +77,8 @@ class ReplyDropper:
         while data := await redis_r.read(65536):
             if swallow.is_set():
                 self.dropped += 1
-                self.down = self.then_down
+                if self.then_down:  # Redis is unreachable now: every connection cut, new ones refused
+                    self.go_down()
                 return  # the reply is lost and the connection cut
             client_w.write(data)
             await client_w.drain()

@@ -58,3 +58,25 @@ async def test_a_commit_after_redis_forgot_its_scripts_lands(redis_url: str) -> 
             await _commit(store, rooms[1], 0)
     finally:
         await store.close()
+
+
+async def test_commits_that_arrive_while_a_batch_is_in_flight_go_together_in_the_next(redis_url: str) -> None:
+    """One batch in flight at a time: under load the batches grow instead of each tick paying a round trip."""
+    store = Store(redis_url)
+    pauser = redis.Redis.from_url(redis_url)
+    try:
+        rooms = await _rooms(store, 3)
+        await _commit(store, rooms[0], 0)  # loads the script
+        count, total = _batches()
+        pauser.execute_command("CLIENT", "PAUSE", "300", "WRITE")  # the first batch waits in flight
+        first = _commit(store, rooms[0], 1)
+        await asyncio.sleep(0.05)
+        later = [_commit(store, rooms[1], 0)]
+        await asyncio.sleep(0.05)  # another tick, another moment: still behind the batch in flight
+        later.append(_commit(store, rooms[2], 0))
+        await asyncio.gather(first, *later)
+        assert _batches() == (count + 2, total + 3), "the two that waited went in one batch"
+        assert [await store.version(room) for room in rooms] == [2, 1, 1]
+    finally:
+        pauser.close()
+        await store.close()
