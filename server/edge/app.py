@@ -21,7 +21,7 @@ from server.cluster.relay import Relay
 from server.edge import exposure, forwarded
 from server.edge.admission import PER_ADDRESS, Admission
 from server.edge.computer import ComputerPool
-from server.edge.connection import socket_class
+from server.edge.connection import WRITE_LIMIT, socket_class
 from server.edge.session import Session
 from server.lobby.expiry import Sweeper
 from server.lobby.lobby import Lobby
@@ -112,7 +112,7 @@ async def run(
 
     # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
     async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None,
-                     origins=accepted, create_connection=socket_class(trusted)) as server:
+                     origins=accepted, create_connection=socket_class(trusted), write_limit=WRITE_LIMIT) as server:
         sock = next(iter(server.sockets))
         bound = sock.getsockname()[:2]
         log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s, trusted proxies %s)", bound[0], bound[1],
