@@ -27,7 +27,7 @@ from bench import check_loopback, percentile, run_main
 from bench.load import spawned
 from client.connection import Client, ClientError, ConnectionLost
 from protocol import PROTOCOL_VERSION, encode
-from server.edge.connection import OUTBOX, OUTBOX_BYTES
+from server.edge.connection import OUTBOX, OUTBOX_BYTES, STALL_SECONDS
 
 __all__ = ["main"]
 
@@ -49,13 +49,28 @@ def rss(pid: int) -> int:
     return 0
 
 
-def drops(url: str) -> int:
-    """The server's count of connections dropped for not reading (its /metrics)."""
+def drops(url: str) -> tuple[int, int]:
+    """The server's counts of connections dropped for not reading (its /metrics): for a full outbox, and for
+    no progress reading (stalled)."""
     page = urllib.request.urlopen(url.replace("ws://", "http://") + "/metrics", timeout=10).read().decode()
+    counts = {"cardroom_outbox_drops_total": 0, "cardroom_stalled_drops_total": 0}
     for line in page.splitlines():
-        if line.startswith("cardroom_outbox_drops_total "):
-            return int(float(line.split()[1]))
-    return 0
+        name, _, value = line.partition(" ")
+        if name in counts:
+            counts[name] = int(float(value))
+    return counts["cardroom_outbox_drops_total"], counts["cardroom_stalled_drops_total"]
+
+
+async def dropped_by(url: str, readers: int, opened: float, seconds: float) -> list[float]:
+    """Seconds after ``opened`` at which the server had dropped each reader (its /metrics, read every 0.25 s)."""
+    base = sum(await asyncio.to_thread(drops, url))
+    times: list[float] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(times) < readers:
+        now = sum(await asyncio.to_thread(drops, url)) - base
+        times += [time.monotonic() - opened] * (now - len(times))
+        await asyncio.sleep(0.25)
+    return times
 
 
 async def play(url: str, seed: int, stop: asyncio.Event, latencies: list[tuple[float, float]]) -> str:
@@ -146,14 +161,17 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
     await sample(pid, 2, base)
     before = max(base)
     opened = time.monotonic()
-    readers = await asyncio.gather(*(reader(url, rooms) for _ in range(args.readers)))
+    readers: list[ClientConnection] = await asyncio.gather(*(reader(url, rooms) for _ in range(args.readers)))
     quit_asking = asyncio.Event()
     asking = [asyncio.create_task(ask(ws, args.ask, quit_asking)) for ws in readers] if args.ask > 0 else []
     during: list[int] = []
+    watch = asyncio.create_task(dropped_by(url, args.readers, opened, args.duration))
     await sample(pid, args.duration, during)
     quit_asking.set()
     closed_seen = sum(await asyncio.gather(*asking))
-    dropped = drops(url)
+    cut = await watch
+    outbox_drops, stalled_drops = drops(url)
+    dropped = outbox_drops + stalled_drops
     closed = time.monotonic()
     async with await Client.connect(url) as lobby:
         watching = {r["room"]: r["spectators"] for r in (await lobby.list_page(limit=200))["rooms"]}
@@ -166,7 +184,9 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
     after: list[int] = []
     await sample(pid, 2, after)
     quiet = sorted(d for t, d in latencies if t < opened)
-    loaded = sorted(d for t, d in latencies if opened <= t < closed)
+    gone = opened + cut[-1] if len(cut) == args.readers else closed  # every reader dropped by then
+    loaded = sorted(d for t, d in latencies if opened <= t < gone)
+    freed = sorted(d for t, d in latencies if gone <= t < closed)
     peak = max(during)
     print(f"slow readers: {args.readers} connections, each spectating {len(rooms)} busy rooms, never reading, "
           f"for {args.duration:g} s")
@@ -175,10 +195,13 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
           f"after {max(after) / MB:.1f} MiB")
     print(f"  per connection   worst case {(peak - before) / max(1, args.readers) / 1024:.0f} KiB "
           f"(peak RSS growth / readers)")
-    print(f"  dropped          {dropped} of {args.readers} readers (server's cardroom_outbox_drops_total); "
-          f"{still} of {args.readers * len(rooms)} spectator seats still fed at the end"
+    print(f"  dropped          {dropped} of {args.readers} readers ({outbox_drops} for a full outbox, {stalled_drops} "
+          f"stalled for {STALL_SECONDS:g} s); {still} of {args.readers * len(rooms)} spectator seats still fed at the end"
           + (f"; {closed_seen} readers saw their connection closed" if asking else ""))
-    for label, values in (("before readers", quiet), ("with readers", loaded)):
+    if cut:
+        print(f"  dropped after    p50 {percentile(cut, 50):.1f} s, max {cut[-1]:.1f} s from the readers' start "
+              f"({len(cut)} of {args.readers})")
+    for label, values in (("before readers", quiet), ("with readers", loaded), ("once all dropped", freed)):
         if values:
             print(f"  decide latency   {label}: p50 {percentile(values, 50) * 1000:.1f} ms, "
                   f"p99 {percentile(values, 99) * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms ({len(values)} decisions)")

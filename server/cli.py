@@ -27,7 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--allow-plain", action="store_true", default=None,
                        help="serve plain ws:// on a non-loopback address: TLS is terminated by a reverse proxy in "
                             "front (env CARDROOM_ALLOW_PLAIN=1)")
-
+    serve.add_argument("--trusted-proxy", action="append", dest="trusted_proxies", metavar="ADDR",
+                       help="a proxy address or network (10.0.0.5, 10.0.0.0/24) whose PROXY protocol header (v1 or v2) "
+                            "or X-Forwarded-For header names the client, repeatable; from any other peer both are "
+                            "ignored (env CARDROOM_TRUSTED_PROXIES, comma-separated)")
     serve.add_argument("--node-id", default=os.environ.get("CARDROOM_NODE_ID", ""),
                        help="this node's name among several on one Redis (env CARDROOM_NODE_ID; default: host name and "
                             "port)")
@@ -147,13 +150,20 @@ def main(argv: list[str] | None = None) -> int:
         from bots.command import companions
         from server.edge.app import serve_forever
         from server.edge.exposure import PlainRefused, allow_plain_default, origins_default
+        from server.edge.forwarded import trusted_from_env
 
+        try:
+            trusted = [str(n) for n in trusted_from_env(args.trusted_proxies).networks]
+        except ValueError as exc:
+            print(f"cardroom serve: {exc}", file=sys.stderr)
+            return 2
         try:
             serve_forever(host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir,
                           per_address=args.max_per_address,
                           origins=args.origins if args.origins is not None else origins_default(),
                           allow_plain=args.allow_plain if args.allow_plain is not None else allow_plain_default(),
-                          companions=companions(args.bots, args.bot_level), node=args.node_id)
+                          companions=companions(args.bots, args.bot_level), node=args.node_id,
+                          trusted_proxies=trusted)
         except PlainRefused as exc:
             print(exc, file=sys.stderr)
             return 2

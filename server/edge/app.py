@@ -18,9 +18,10 @@ from websockets.http11 import Request, Response
 from protocol.messages import MAX_FRAME
 from server.cluster.directory import Directory
 from server.cluster.relay import Relay
-from server.edge import exposure
+from server.edge import exposure, forwarded
 from server.edge.admission import PER_ADDRESS, Admission
 from server.edge.computer import ComputerPool
+from server.edge.connection import WRITE_LIMIT, socket_class
 from server.edge.session import Session
 from server.lobby.expiry import Sweeper
 from server.lobby.lobby import Lobby
@@ -54,9 +55,12 @@ async def run(
     allow_plain: bool = False,
     companions: Companions | None = None,
     node: str = "",
+    trusted_proxies: Sequence[str] = (),
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first; websockets from
-    web pages only of ``origins``; plain ws:// beyond loopback only with ``allow_plain``."""
+    web pages only of ``origins``; plain ws:// beyond loopback only with ``allow_plain``; the client's address
+    from a PROXY or X-Forwarded-For header only of ``trusted_proxies`` (addresses or networks)."""
+    trusted = forwarded.Trusted(trusted_proxies)
     exposure.check_bind(host, allow_plain)
     store = Store(redis_url)
     await wait_for_store(store)
@@ -79,7 +83,7 @@ async def run(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
 
-    admission = Admission(per_address)
+    admission = Admission(per_address, trusted)
     computers = ComputerPool()
     lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)
     accepted = exposure.origins(origins)
@@ -108,10 +112,11 @@ async def run(
 
     # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
     async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None,
-                     origins=accepted) as server:
+                     origins=accepted, create_connection=socket_class(trusted), write_limit=WRITE_LIMIT) as server:
         sock = next(iter(server.sockets))
         bound = sock.getsockname()[:2]
-        log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s)", bound[0], bound[1], restored, redis_url)
+        log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s, trusted proxies %s)", bound[0], bound[1],
+                 restored, redis_url, ", ".join(str(n) for n in trusted.networks) or "none")
         print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
@@ -146,7 +151,7 @@ def _dial(host: str) -> str:
 
 def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS,
                   origins: Sequence[str] = (), allow_plain: bool = False, companions: Companions | None = None,
-                  node: str = "") -> None:
+                  node: str = "", trusted_proxies: Sequence[str] = ()) -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
     exposure.check_bind(host, allow_plain)
     logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
@@ -157,7 +162,7 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     try:
         _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address, origins=origins,
-                      allow_plain=allow_plain, companions=companions, node=node))
+                      allow_plain=allow_plain, companions=companions, node=node, trusted_proxies=trusted_proxies))
     finally:
         if embedded is not None:
             embedded.stop()

@@ -6,23 +6,38 @@ nothing is queued before it and the transport holds little (``DIRECT_BUFFER``); 
 than OUTBOX frames or OUTBOX_BYTES bytes pile up is dropped once: it is marked dead,
 unwatched from every room (no more frames are built for it), and its transport is
 aborted if the close handshake has not finished within CLOSE_TIMEOUT.
+
+A reader that stops reading is dropped sooner, whatever it has queued: its socket's kernel send buffer is
+small (``SNDBUF``), so its transport's write buffer soon passes the high-water mark (``WRITE_LIMIT``) and
+writing pauses; if it has not drained below the low-water mark, nor shrunk, within ``STALL_SECONDS``, the
+connection is dropped as stalled (``cardroom_stalled_drops_total``). What one connection holds is so bounded
+by ``SNDBUF`` (doubled by Linux) in the kernel, ``DIRECT_BUFFER`` plus one frame in its transport, and the
+outbox bound, for at most ``STALL_SECONDS`` once it stops reading.
+
+``Socket`` is the websockets connection class the server makes (``serve(create_connection=...)``): it sets
+the send buffer, watches for stalls, and reads a PROXY protocol header (server/edge/forwarded.py) before the
+HTTP handshake, believing it only from a trusted proxy.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Callable
+from typing import Any, cast
 
 from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from server.edge import forwarded
 from server.ops import metrics
 from server.rooms.peer import Peer
 
-__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "Connection"]
+__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Socket",
+           "socket_class"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -33,6 +48,119 @@ DIRECT_BUFFER = 64 * 1024
 """Bytes a connection's transport may hold for a new frame still to be written at once rather than queued."""
 CLOSE_TIMEOUT = 2.0
 """Seconds a dropped connection's close handshake may take before its transport is aborted."""
+STALL_SECONDS = 5.0
+"""Seconds a connection's writing may stay paused without its buffer draining or shrinking before it is dropped."""
+SNDBUF = 32 * 1024
+"""The socket send buffer asked for each connection (Linux doubles it): the kernel holds little for a non-reader."""
+WRITE_LIMIT = (32 * 1024, 8 * 1024)
+"""The transport's write buffer high- and low-water marks: writing pauses above the first, resumes below the second."""
+
+
+class Socket(ServerConnection):
+    """The server's websockets connection: a small send buffer, stall detection, and the client's address
+    (``client``) from a trusted proxy's PROXY header (server/edge/forwarded.py)."""
+
+    trusted: forwarded.Trusted = forwarded.Trusted()
+    """Peers whose PROXY header is believed (set on the class ``socket_class`` makes)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.client = ""
+        """The client's address: the TCP peer's, or what a trusted proxy said (PROXY header, X-Forwarded-For)."""
+        self.proxied = False
+        """A trusted proxy's PROXY header named the client."""
+        self.header: bytearray | None = bytearray()
+        """Bytes read while a PROXY header may still be coming; None once past it."""
+        self.on_stall: Callable[[], None] | None = None
+        self.stall: asyncio.TimerHandle | None = None
+        self.stall_mark = 0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self.client = forwarded.normal(str(peer[0])) if peer else "?"
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError, AttributeError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SNDBUF)
+
+    def data_received(self, data: bytes) -> None:
+        if self.header is None:
+            super().data_received(data)
+            return
+        self.header += data
+        pending = bytes(self.header)
+        begins = forwarded.begins_header(pending)
+        if begins is None:
+            return
+        if not begins:
+            self.header = None
+            super().data_received(pending)
+            return
+        try:
+            parsed = forwarded.parse_header(pending)
+        except forwarded.BadHeader as exc:
+            log.warning("bad PROXY header from %s: %s", self.client, exc)
+            metrics.REFUSED.labels("proxy_header").inc()
+            self.header = None
+            self.transport.abort()
+            return
+        if parsed is None:
+            return
+        address, used = parsed
+        self.header = None
+        if self.client in self.trusted:
+            if address is not None:
+                self.client, self.proxied = address, True
+        else:  # anyone may write a header: only a trusted proxy's is believed
+            metrics.IGNORED_FORWARDING.inc()
+            if self.client not in _warned and len(_warned) < 1000:
+                _warned.add(self.client)
+                log.warning("PROXY header from %s, not a trusted proxy: ignored (see --trusted-proxy)", self.client)
+        if len(pending) > used:
+            super().data_received(pending[used:])
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.stall is None:
+            self.stall_mark = self.transport.get_write_buffer_size()
+            self.stall = self.loop.call_later(STALL_SECONDS, self._stalled)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+
+    def _stalled(self) -> None:
+        """Still paused STALL_SECONDS on: dropped, unless the buffer shrank meanwhile (a slow reader, not a dead one)."""
+        self.stall = None
+        if not self.paused or self.transport.is_closing():
+            return
+        size = self.transport.get_write_buffer_size()
+        if size < self.stall_mark:
+            self.stall_mark = size
+            self.stall = self.loop.call_later(STALL_SECONDS, self._stalled)
+            return
+        if self.on_stall is not None:
+            self.on_stall()
+        else:
+            self.transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+        super().connection_lost(exc)
+
+
+_warned: set[str] = set()
+"""Untrusted peers already logged for sending a PROXY header (once each: a misconfigured proxy sends it always)."""
+
+
+def socket_class(trusted: forwarded.Trusted) -> type[Socket]:
+    """The ``Socket`` class of one server, believing PROXY headers from ``trusted``."""
+    return cast(type[Socket], type("Socket", (Socket,), {"trusted": trusted}))
 
 
 class Connection(Peer):
@@ -48,6 +176,14 @@ class Connection(Peer):
         """The writer task is sending a queued frame: a new one must queue behind it, in order."""
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
+        if isinstance(ws, Socket):
+            ws.on_stall = self._stalled
+
+    def _stalled(self) -> None:
+        if self.dead:
+            return
+        metrics.STALLED_DROPS.inc()
+        self.drop(f"no progress reading for {STALL_SECONDS:g} s")
 
     def send(self, frame: bytes) -> None:
         """Queue a frame; drop a reader that lets too many frames or bytes pile up."""

@@ -241,13 +241,14 @@ class Session:
             if self.computer is None:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, "create_room: this server has no computer players")
             self.computer.reserve()
-        self.lobby.quota.check(self.address, self.lobby.rooms, self.conn.player or "")
         spectator_chat = chat.setting(m.get("spectator_chat"))
-        room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
-                                       clock=m.get("clock"), spectator_chat=spectator_chat, rated=m.get("ranked", False),
-                                       player=(self.conn.player or "") if m.get("sit", True) else "", request=request,
-                                       replays=replays.setting(m.get("replays")))
-        self.lobby.quota.record(self.address, room.id, self.conn.player or "")
+        async with self.lobby.quota.claim(self.address, self.lobby.rooms, self.conn.player or "") as place:
+            room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
+                                           clock=m.get("clock"), spectator_chat=spectator_chat,
+                                           rated=m.get("ranked", False),
+                                           player=(self.conn.player or "") if m.get("sit", True) else "",
+                                           request=request, replays=replays.setting(m.get("replays")))
+            place.room = room.id
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):
             await self.sit(room.id, None, re, again=bool(request), nonce=m.get("nonce", ""))

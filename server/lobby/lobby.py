@@ -92,7 +92,7 @@ class Lobby:
         """This node's room leases: it serves a room only while it holds the room's lease (server/store/lease.py)."""
         self.health = health
         self.rooms = Rooms()
-        self.quota = Quota()
+        self.quota = Quota(store.redis, self.elsewhere)
         self.names = Names(store.redis)
         self.alive: float | None = None
         """When a server last said it was running, before this one restored its rooms."""

@@ -1,66 +1,180 @@
-"""What one address may ask of a node: rooms created per minute, waiting rooms held; and the node's own caps."""
+"""What one address may ask of the site: rooms created per minute, waiting rooms held; and a node's own caps.
+
+The per-address (and per-player) quotas are counted in Redis, so every node of a cluster sees one count (three
+nodes do not give one address three times the quota) and a restarted node keeps it:
+
+- ``quota:minute:{address}``, a sorted set of the address's room creations in the last 60 s (wall-clock ms);
+- ``quota:held:addr:{address}`` and ``quota:held:player:{key}``, sorted sets of the rooms each created that may
+  still be waiting for players (a creation under way is held as ``pending:{id}``).
+
+A creation takes its place in one script (``_TAKE``: prune, count, add, atomically), so concurrent creations
+from one address, on one node or several, never pass the quota together; a creation that fails gives its place
+back. Which held rooms still wait is judged on the node that checks: a room it serves by its status, a room
+another node serves by what that node publishes, any other by whether it is still unfinished in Redis.
+"""
 from __future__ import annotations
 
-import collections
+import contextlib
 import os
+import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from redis.asyncio import Redis
 
 from protocol import ErrorCode, ProtocolError
 from server.ops import metrics
 from server.rooms.room import Room
+from server.store.store import OPEN, PREFIX
 
-__all__ = ["MAX_ROOMS", "MAX_SPECTATORS", "PER_MINUTE", "WAITING", "Quota", "check_spectators"]
+__all__ = ["MAX_ROOMS", "MAX_SPECTATORS", "PER_MINUTE", "WAITING", "Claim", "Quota", "check_spectators"]
 
 PER_MINUTE = int(os.environ.get("CARDROOM_ROOMS_PER_MINUTE", "20"))
-"""Rooms one address may create in any 60 seconds."""
+"""Rooms one address may create in any 60 seconds, across all nodes."""
 WAITING = int(os.environ.get("CARDROOM_WAITING_ROOMS", "5"))
-"""Rooms still waiting for players that one address, or one player (by key), may hold."""
+"""Rooms still waiting for players that one address, or one player (by key), may hold, across all nodes."""
 MAX_ROOMS = int(os.environ.get("CARDROOM_MAX_ROOMS", "10000"))
 """Live rooms one node holds; past it ``create_room`` is refused with ``server_full``."""
 MAX_SPECTATORS = int(os.environ.get("CARDROOM_MAX_SPECTATORS", "10000"))
 """Spectating connections one node serves; past it ``spectate`` is refused with ``server_full``."""
-PLAYER = "player:"
-"""Prefix of a player's entry among the holders (addresses have none)."""
+WINDOW_MS = 60_000
+PENDING = "pending:"
+"""Prefix of a held entry whose room is being created."""
+HELD_TTL = 7 * 24 * 3600
+"""Seconds a holder's set is kept after its last room (waiting rooms expire well before)."""
+
+# Take a place: drop the held entries found no longer waiting, prune the minute, refuse past a quota, else add
+# the creation to the minute and a pending entry to each holder. KEYS: minute, held by address, held by player
+# (may be absent); ARGV: now ms, window ms, per minute, waiting, id, held TTL s, the count of stale address
+# entries, those, then the stale player entries. Returns 1, or -1 (per minute), -2 (address), -3 (player).
+_TAKE = """
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+local stale = tonumber(ARGV[7])
+for i = 8, 7 + stale do redis.call('ZREM', KEYS[2], ARGV[i]) end
+if KEYS[3] then for i = 8 + stale, #ARGV do redis.call('ZREM', KEYS[3], ARGV[i]) end end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
+if KEYS[3] and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -3 end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], window)
+for k = 2, #KEYS do
+  redis.call('ZADD', KEYS[k], now, 'pending:' .. ARGV[5])
+  redis.call('EXPIRE', KEYS[k], ARGV[6])
+end
+return 1
+"""
+
+# Settle a place: the pending entry becomes the room (ARGV[2] not empty), or the place is given back.
+# KEYS: minute, holders...; ARGV: id, room or '', now ms.
+_SETTLE = """
+for k = 2, #KEYS do
+  redis.call('ZREM', KEYS[k], 'pending:' .. ARGV[1])
+  if ARGV[2] ~= '' then redis.call('ZADD', KEYS[k], ARGV[3], ARGV[2]) end
+end
+if ARGV[2] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
+def _minute(address: str) -> str:
+    return f"{PREFIX}quota:minute:{address}"
+
+
+def _held(address: str) -> str:
+    return f"{PREFIX}quota:held:addr:{address}"
+
+
+def _held_player(player: str) -> str:
+    return f"{PREFIX}quota:held:player:{player}"
+
+
+class Claim:
+    """A place taken for one room being created; ``room`` is set once it exists."""
+
+    def __init__(self, keys: list[str], ident: str) -> None:
+        self.keys = keys
+        self.id = ident
+        self.room = ""
 
 
 class Quota:
-    """Per-address room creation, counted in memory on this node."""
+    """Per-address (and per-player) room creation, counted in Redis for the whole cluster."""
 
-    def __init__(self) -> None:
-        self.created: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
-        self.held: dict[str, list[str]] = collections.defaultdict(list)
+    def __init__(self, redis: Redis, elsewhere: Callable[[str], dict[str, Any] | None] = lambda room: None) -> None:
+        self.redis = redis
+        self.elsewhere = elsewhere
+        """What another node published of a room this node does not serve (its ``status``), or None."""
+        self._take = redis.register_script(_TAKE)
+        self._settle = redis.register_script(_SETTLE)
 
-    def check(self, address: str, rooms: Mapping[str, Room], player: str = "") -> None:
-        """Refuse a new room past the node's cap or the address's (or the player's) quotas; nothing is created then."""
+    @contextlib.asynccontextmanager
+    async def claim(self, address: str, rooms: Mapping[str, Room], player: str = "") -> AsyncIterator[Claim]:
+        """Take a place for a new room, or refuse it past the node's cap or the address's (or the player's)
+        quotas; the body creates the room and sets ``room`` on the claim. A body that raises gives the place back."""
+        taken = await self.take(address, rooms, player)
+        try:
+            yield taken
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self._settle(keys=taken.keys, args=[taken.id, "", 0])
+            raise
+        await self._settle(keys=taken.keys, args=[taken.id, taken.room, _now()])
+
+    async def take(self, address: str, rooms: Mapping[str, Room], player: str = "") -> Claim:
         if len(rooms) >= MAX_ROOMS:
             metrics.REFUSED.labels("server_full").inc()
             raise ProtocolError(ErrorCode.SERVER_FULL, f"this server holds {MAX_ROOMS} rooms, its most; try later")
-        now = time.monotonic()
-        stamps = self.created[address]
-        while stamps and now - stamps[0] > 60:
-            stamps.popleft()
-        if len(stamps) >= PER_MINUTE:
+        keys = [_minute(address), _held(address)] + ([_held_player(player)] if player else [])
+        now = _now()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys[1:]:
+                pipe.zrange(key, 0, -1, withscores=True)
+            held: list[list[tuple[bytes, float]]] = await pipe.execute()
+        stale = await self._stale(held, rooms, now)
+        ident = secrets.token_hex(8)
+        args: list[str | int] = [now, WINDOW_MS, PER_MINUTE, WAITING, ident, HELD_TTL, len(stale[0]), *stale[0]]
+        if player:
+            args += stale[1]
+        result = await self._take(keys=keys, args=args)
+        if result == -1:
             metrics.REFUSED.labels("rooms_per_minute").inc()
             raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"at most {PER_MINUTE} rooms a minute from one address")
-        held = self.held[address] = [r for r in self.held[address] if r in rooms and rooms[r].status == "waiting"]
-        if len(held) >= WAITING:
+        if result in (-2, -3):
             metrics.REFUSED.labels("waiting_rooms").inc()
-            raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"your address holds {len(held)} rooms still waiting for "
-                                                          f"players, the most allowed; play or cancel one first")
-        if player:
-            mine = self.held[PLAYER + player] = [r for r in self.held[PLAYER + player]
-                                                 if r in rooms and rooms[r].status == "waiting"]
-            if len(mine) >= WAITING:
-                metrics.REFUSED.labels("waiting_rooms").inc()
-                raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"you hold {len(mine)} rooms still waiting for players, "
-                                                              f"the most allowed; play or cancel one first")
+            who = "your address holds" if result == -2 else "you hold"
+            raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"{who} {WAITING} rooms still waiting for players, "
+                                                          f"the most allowed; play or cancel one first")
+        return Claim(keys, ident)
 
-    def record(self, address: str, room: str, player: str = "") -> None:
-        self.created[address].append(time.monotonic())
-        self.held[address].append(room)
-        if player:
-            self.held[PLAYER + player].append(room)
+    async def _stale(self, held: list[list[tuple[bytes, float]]], rooms: Mapping[str, Room],
+                     now: int) -> list[list[str]]:
+        """For each holder, its entries no longer waiting: rooms started, over or gone, creations that never
+        finished (a minute on)."""
+        unknown: set[str] = set()
+        verdict: dict[str, bool] = {}
+        for entries in held:
+            for raw, score in entries:
+                member = raw.decode()
+                if member.startswith(PENDING):
+                    verdict[member] = now - score <= WINDOW_MS
+                elif member in rooms:
+                    verdict[member] = rooms[member].status == "waiting"
+                elif (entry := self.elsewhere(member)) is not None:
+                    verdict[member] = entry.get("status") == "waiting"
+                else:
+                    unknown.add(member)
+        if unknown:  # served by no node in sight: waiting still if unfinished in Redis (counted, to be safe)
+            ordered = sorted(unknown)
+            flags = await self.redis.smismember(OPEN, ordered)
+            verdict.update({room: bool(flag) for room, flag in zip(ordered, flags, strict=True)})
+        return [[m.decode() for m, _ in entries if not verdict[m.decode()]] for entries in held]
+
+
+def _now() -> int:
+    """Wall-clock milliseconds: the same clock on every node and after a restart."""
+    return int(time.time() * 1000)
 
 
 def check_spectators(rooms: Mapping[str, Room]) -> None:

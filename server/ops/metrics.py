@@ -15,9 +15,9 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 __all__ = [
-    "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "KICKS", "OUTBOX_DROPS",
-    "RATE_LIMITED", "Counted",
-    "REFUSED", "RELAYED", "ROOMS", "RoomCollector", "scrape",
+    "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "IGNORED_FORWARDING", "KICKS",
+    "OUTBOX_DROPS", "RATE_LIMITED", "Counted",
+    "REFUSED", "RELAYED", "ROOMS", "STALLED_DROPS", "RoomCollector", "scrape",
 ]
 
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -31,6 +31,10 @@ COMMIT_BATCH = Histogram("cardroom_commit_batch", "Decisions sent to Redis in on
                          buckets=(1, 2, 4, 8, 16, 32, 64))
 COMMIT_SECONDS = Histogram("cardroom_commit_seconds", "The atomic Redis commit of one decision", buckets=_LATENCY)
 OUTBOX_DROPS = Counter("cardroom_outbox_drops", "Connections dropped for not reading their frames")
+IGNORED_FORWARDING = Counter("cardroom_ignored_forwarding",
+                             "PROXY or X-Forwarded-For headers ignored: their peer is not a trusted proxy")
+STALLED_DROPS = Counter("cardroom_stalled_drops",
+                        "Connections dropped for making no progress reading for STALL_SECONDS (server/edge/connection.py)")
 RATE_LIMITED = Counter("cardroom_rate_limited", "Messages dropped by the per-connection rate limit")
 REFUSED = Counter("cardroom_refused_connections", "Handshakes refused, by reason", ["reason"])
 ERRORS = Counter("cardroom_errors", "Error replies sent, by code", ["code"])
