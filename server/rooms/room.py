@@ -73,7 +73,11 @@ class Room:
         self.store = store
         self.watchers: dict[Peer, Seat | None] = {}
         self.lock = asyncio.Lock()
-        self.timer: asyncio.Task[None] | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        """When the clock must act next: a plain timer, so arming it again per decision makes no task."""
+        self.waking: asyncio.Task[None] | None = None
+        self.decided = (metrics.DECISIONS.labels(self.game.name, "player"), metrics.DECISIONS.labels(self.game.name, "server"))
+        """The decision counters of this room's game, by player and by server (bound once, not per decision)."""
         self.suspect = False
         """A commit's fate is unknown: memory may be behind Redis until :meth:`resync`."""
         self.spectator_chat = record.spectator_chat
@@ -402,7 +406,7 @@ class Room:
             if not landed:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
-        metrics.DECISIONS.labels(self.game.name, "server" if by_server else "player").inc()
+        self.decided[by_server].inc()
         log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
                                             "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
         self.state = state
@@ -510,13 +514,15 @@ class Room:
             delay = self.clock.wake(time.time(), self.away)
             if delay is None:
                 return
-        self.timer = asyncio.get_running_loop().create_task(self._wake(delay + 0.005))
+        self.timer = asyncio.get_running_loop().call_later(delay + 0.005, self._due)
 
-    async def _wake(self, delay: float) -> None:
+    def _due(self) -> None:
+        self.waking = asyncio.get_running_loop().create_task(self._wake(self.timer))
+
+    async def _wake(self, timer: asyncio.TimerHandle | None) -> None:
         """Time is up for a seat: the server takes the game's default (or the forfeit), like any decision."""
-        await asyncio.sleep(delay)
         async with self.lock:
-            if self.timer is not asyncio.current_task():
+            if self.timer is not timer:  # armed again, or stopped, while this waited for the room
                 return
             self.timer = None
             now = time.time()
