@@ -381,7 +381,7 @@ class Lobby:
             await sweep()
 
     async def renew(self) -> None:
-        live = [room_id for room_id, room in self.rooms.items() if not room.over and not room.moved]
+        live = {room_id: room.fence for room_id, room in self.rooms.items() if not room.over and not room.moved}
         for room_id in await self.leases.renew(live):
             room = self.rooms.pop(room_id, None)
             if room is not None:

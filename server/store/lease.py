@@ -35,12 +35,20 @@ end
 return {redis.call('HINCRBY', KEYS[2], 'fence', 1), ARGV[1]}
 """
 
-# KEYS: leases; ARGV: node, ttl. For each lease, 1 if it is still ours (and renewed), else 0.
+# KEYS: (lease, room) pairs; ARGV: node, ttl, then each room's fencing token as this node holds it. For each
+# lease, 1 if it is still ours (and renewed), else 0. A lease that lapsed (a pause a little past it) while nobody
+# took it is taken again when the room's token is still ours: no other node can have written in between, since
+# taking the lease would have moved the token.
 _RENEW = """
 local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
+for i = 1, #KEYS / 2 do
+  local lease = KEYS[2 * i - 1]
+  local holder = redis.call('GET', lease)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', lease, ARGV[2])
+    out[i] = 1
+  elseif not holder and ARGV[2 + i] ~= '' and redis.call('HGET', KEYS[2 * i], 'fence') == ARGV[2 + i] then
+    redis.call('SET', lease, ARGV[1], 'PX', ARGV[2])
     out[i] = 1
   else
     out[i] = 0
@@ -122,11 +130,14 @@ class Leases:
             taken = await pipe.execute()
         return [int(fence) for fence, _ in taken]
 
-    async def renew(self, rooms: list[str]) -> list[str]:
-        """Renew the leases of ``rooms``; returns those no longer ours."""
+    async def renew(self, rooms: dict[str, int | None]) -> list[str]:
+        """Renew the leases of ``rooms`` (each with the fencing token this node holds); returns those no longer
+        ours. One round trip for them all."""
         if not rooms:
             return []
-        kept = await self._renew(keys=[lease_key(r) for r in rooms], args=[self.node, LEASE_MS])
+        keys = [key for room in rooms for key in (lease_key(room), f"cardroom:room:{room}")]
+        fences = ["" if fence is None else str(fence) for fence in rooms.values()]
+        kept = await self._renew(keys=keys, args=[self.node, LEASE_MS, *fences])
         return [room for room, ok in zip(rooms, kept, strict=True) if not ok]
 
     async def retire(self, rooms: list[str]) -> None:

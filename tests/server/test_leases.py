@@ -61,3 +61,24 @@ async def test_a_slow_adoption_does_not_let_the_nodes_own_leases_lapse(redis_url
         assert room.id in lobby.rooms and not room.moved
     finally:
         await store.close()
+
+
+async def test_a_lapsed_lease_nobody_took_is_renewed_but_not_one_another_node_had(redis_url: str) -> None:
+    """A pause a little past the lease loses nothing while no other node took the room: the room's fencing token
+    is still this node's, so nobody wrote in between. Once another node took it, it is lost for good."""
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        await r.hset("cardroom:room:r1", "version", 0)
+        a, b = Leases(r, "A"), Leases(r, "B")
+        fence, _ = await a.take("r1")
+        await r.delete(lease_key("r1"))  # lapsed
+        assert await a.renew({"r1": fence}) == []
+        assert await r.get(lease_key("r1")) == b"A"
+        await r.delete(lease_key("r1"))
+        taken, _ = await b.take("r1")  # another node takes it over: the token moves
+        await r.delete(lease_key("r1"))  # and its lease lapses too
+        assert await a.renew({"r1": fence}) == ["r1"], "the old token no longer holds the room"
+        assert await r.get(lease_key("r1")) is None
+        assert taken == fence + 1
+    finally:
+        await r.aclose()
