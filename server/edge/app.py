@@ -25,7 +25,7 @@ from server.edge.connection import WRITE_LIMIT, socket_class
 from server.edge.session import Session
 from server.lobby.expiry import Sweeper
 from server.lobby.lobby import Lobby
-from server.ops import logs, metrics
+from server.ops import descriptors, logs, metrics
 from server.rooms.clock import heartbeat
 from server.store.health import Health, wait_for_store
 from server.store.lease import new_node_id
@@ -122,10 +122,12 @@ async def run(
             ready.set_result((bound[0], bound[1]))
         computers.url = f"ws://{_dial(bound[0])}:{bound[1]}"
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
+        descriptors_watch = asyncio.create_task(descriptors.watch(stop))
         keeper = asyncio.create_task(lobby.keep(stop))
         beside = asyncio.ensure_future(companions(computers.url, stop)) if companions else None
         await stop.wait()
         await sweeper
+        await descriptors_watch
         await keeper
         with contextlib.suppress(Exception):  # a stopped node gives its rooms up: another may take them at once
             await lobby.leases.retire(lobby.owned())
