@@ -11,6 +11,8 @@ import redis.asyncio as aioredis
 __all__ = ["cancel", "follow"]
 
 log = logging.getLogger(__name__)
+CONFIRM = 5.0
+"""Seconds Redis has to confirm a subscription."""
 
 
 async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes], None], *,
@@ -22,9 +24,10 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
     loop = asyncio.get_running_loop()
     failing = False
     while True:
-        pubsub = redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = redis.pubsub()
         try:
             await pubsub.subscribe(channel)
+            await _confirmed(pubsub, channel)  # the command may be sent on a connection about to be cut
             await subscribed()
             if failing:
                 log.info("subscribed to %s again", channel)
@@ -35,7 +38,7 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
                     await tick()
                     due = loop.time() + (every or 0.0)
                 message = await pubsub.get_message(timeout=every)
-                if message is not None:
+                if message is not None and message["type"] == "message":
                     receive(message["data"])
         except asyncio.CancelledError:
             raise
@@ -48,6 +51,15 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def _confirmed(pubsub: aioredis.client.PubSub, channel: str) -> None:
+    """Wait (a bounded time) for Redis to confirm the subscription: until then it does not stand."""
+    async with asyncio.timeout(CONFIRM):
+        while True:
+            message = await pubsub.get_message(timeout=CONFIRM)
+            if message is not None and message["type"] == "subscribe":
+                return
 
 
 async def cancel(tasks: list[asyncio.Task[None]]) -> None:

@@ -18,6 +18,9 @@ class ReplyDropper:
         self.down = False
         """While set, every new connection is cut at once: Redis looks unreachable."""
         self.then_down = False
+        self.mute = False
+        """While set, a new connection is taken and its first request read, then it is cut unanswered: Redis
+        seems to be there for a moment (a command can be sent) and is not."""
         self.server: asyncio.Server | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.clients: set[asyncio.StreamWriter] = set()
@@ -46,6 +49,11 @@ class ReplyDropper:
         self.then_down = then_down
 
     async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        if self.mute:
+            with contextlib.suppress(ConnectionError):
+                await client_r.read(65536)
+            client_w.transport.abort()
+            return
         if self.down:
             client_w.transport.abort()
             return

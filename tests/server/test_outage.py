@@ -99,3 +99,26 @@ async def test_an_outage_breaks_each_subscription_once_in_the_log_and_they_come_
     assert sorted(m.split(" (")[0] for m in messages if "broke" in m) == [
         "the subscription to cardroom:listing broke", f"the subscription to cardroom:relay:{node} broke"]
     assert len([m for m in messages if m.startswith("subscribed to")]) == 2
+
+
+async def test_a_subscription_stands_only_once_redis_confirms_it(proxied: tuple[str, ReplyDropper],
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A Redis that takes the connection and the SUBSCRIBE and then cuts it unanswered has not subscribed anyone:
+    the log says each subscription broke once, and stands again only when it truly does."""
+    url, proxy = proxied
+    caplog.set_level("INFO", logger="server.cluster.channel")
+    proxy.go_down()
+    assert "degraded" in await poll_health(url, 503)
+    proxy.mute = True  # every attempt to subscribe again is sent, and cut
+    await asyncio.sleep(3)
+    messages = [r.getMessage() for r in caplog.records if r.name == "server.cluster.channel"]
+    assert not [m for m in messages if m.startswith("subscribed to")], "a subscription nobody confirmed was taken to stand"
+    assert len([m for m in messages if "broke" in m]) == 2, "each subscription broke once"
+    proxy.mute = proxy.down = False
+    for _ in range(300):
+        if sum(r.getMessage().startswith("subscribed to") for r in caplog.records) == 2:
+            break
+        await asyncio.sleep(0.05)
+    messages = [r.getMessage() for r in caplog.records if r.name == "server.cluster.channel"]
+    assert len([m for m in messages if m.startswith("subscribed to")]) == 2
+    assert len([m for m in messages if "broke" in m]) == 2
