@@ -58,6 +58,8 @@ PAIRED_TTL = 120
 """Seconds a pairing waits in Redis for its connection's node to tell it."""
 CHECK_EVERY = 2.0
 """Seconds between two looks of a node for pairings of its tickets that pub/sub did not bring."""
+SEAT_BATCH = 64
+"""Rooms of one pass made at once."""
 SITTING = frozenset({"create_room", "join", "resume"})
 """Requests that sit a connection in a room: they end its tickets first."""
 
@@ -459,16 +461,21 @@ class Pools:
         if taken is None:
             return 0
         made = 0
-        for group in taken:
-            try:
-                await self._seat(pool, group)
-                made += 1
-            except Exception:
-                log.exception("a pairing's room was not made; its tickets go back to the pool")
-                for ticket, blob in group:
-                    with contextlib.suppress(Exception):
-                        await self._requeue(pool, ticket, blob)
+        for start in range(0, len(taken), SEAT_BATCH):
+            done = await asyncio.gather(*(self._seat_or_requeue(pool, group) for group in taken[start:start + SEAT_BATCH]))
+            made += sum(done)
         return made
+
+    async def _seat_or_requeue(self, pool: str, group: list[tuple[str, dict[str, Any]]]) -> bool:
+        try:
+            await self._seat(pool, group)
+            return True
+        except Exception:
+            log.exception("a pairing's room was not made; its tickets go back to the pool")
+            for ticket, blob in group:
+                with contextlib.suppress(Exception):
+                    await self._requeue(pool, ticket, blob)
+            return False
 
     async def take(self, pool: str, live: set[str], now: float | None = None) -> list[list[tuple[str, dict[str, Any]]]] | None:
         """Read ``pool``, plan it, and take the planned tickets out of it: each group (a pair, or one ticket for a
