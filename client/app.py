@@ -24,6 +24,7 @@ from client.link import Link
 from client.messages import (
     AbortMatch,
     AbortOffered,
+    CancelPlayNow,
     CancelRoom,
     ChatArrived,
     ClockArrived,
@@ -37,7 +38,10 @@ from client.messages import (
     MatchOver,
     NameRefused,
     OfferRematch,
+    Paired,
+    PlayNow,
     PresenceChanged,
+    Queued,
     RecentArrived,
     RefreshRooms,
     RematchOffered,
@@ -55,6 +59,7 @@ from client.messages import (
     SpectateRoom,
     Spectating,
     StandingsArrived,
+    Unqueued,
     ViewArrived,
     WatchReplay,
     YourRooms,
@@ -311,6 +316,35 @@ class CardroomApp(App[None]):
     async def _create(self, message: CreateRoom) -> None:
         """Create the room; with ``bot`` (a level), the server's computer player takes the other seat."""
         await self.link.create(message.game, self.seed, daily=message.daily, computer=message.bot or None)
+
+    @on(PlayNow)
+    def _play_now(self, message: PlayNow) -> None:
+        """Queue for a game: rated when we play with a player key and want no computer."""
+        rated = self.link.player is not None and message.computer_after is None
+        self.request(self.link.queue(message.game, rated=rated, computer_after=message.computer_after), "play now")
+
+    @on(CancelPlayNow)
+    def _cancel_play_now(self, message: CancelPlayNow) -> None:
+        self.request(self.link.unqueue(message.game), "stop waiting")
+
+    @on(Queued)
+    def _queued(self, message: Queued) -> None:
+        self.lobby.queued(message.reply)
+
+    @on(Unqueued)
+    def _unqueued(self, message: Unqueued) -> None:
+        if message.game == self.lobby.waiting_for:
+            self.lobby.stop_waiting()
+        if message.reason == "replaced":
+            self.notify("You queued for this game from another terminal; this one stopped waiting.", title="play now")
+
+    @on(Paired)
+    def _paired(self, message: Paired) -> None:
+        """The pool seated us: take the seat (the table opens with ``seat_granted``)."""
+        self.lobby.stop_waiting()
+        against = f"the computer ({message.computer})" if message.computer else (message.opponent or "a guest")
+        self.notify(f"Paired against {against} in room #{message.seat.room}.", title="play now", markup=False)
+        self.request(self.link.join(message.seat.room), "take the seat")
 
     @on(RequestScores)
     def _request_scores(self, message: RequestScores) -> None:

@@ -77,6 +77,10 @@ class Client:
         """Seats that asked for a rematch, by room."""
         self.rematches: dict[str, Seat] = {}
         """``rematch_ready`` by old room: the seat and token in the new room."""
+        self.paired: dict[str, dict[str, Any]] = {}
+        """``paired`` pushes by game: the matchmaking pool seated us (resume the seat with its token)."""
+        self.tickets_ended: dict[str, str] = {}
+        """By game, why our ticket ended other than by pairing (an ``unqueued`` push: ``seated``, ``paired``, ``replaced``)."""
         self.unqueued: set[int] = set()
         """Request ids whose replies are not put on ``inbox`` (the caller takes them from the request)."""
         self._changed = asyncio.Condition()
@@ -151,8 +155,14 @@ class Client:
                 self._changed.notify_all()
 
     def _note(self, message: dict[str, Any]) -> None:
-        """Keep what the table-talk and end-of-match pushes say, by room (they are queued on ``inbox`` too)."""
+        """Keep what the table-talk, end-of-match and matchmaking pushes say (they are queued on ``inbox`` too)."""
         kind, room = message.get("t"), message.get("room")
+        if kind == "paired":
+            self.paired[str(message["game"])] = message
+            return
+        if kind == "unqueued" and message.get("re") is None:
+            self.tickets_ended[str(message["game"])] = str(message.get("reason", ""))
+            return
         if not isinstance(room, str):
             return
         if kind == "chat":
@@ -301,6 +311,38 @@ class Client:
     async def rematch(self, seat: Seat) -> dict[str, Any]:
         """Ask for a rematch of a finished match: ``rematch_offered`` first, ``rematch_ready`` once all agree."""
         return await self.request("rematch", room=seat.room, token=seat.token, nonce=new_nonce())
+
+    async def queue(self, game: str, *, rated: bool = False, clock: dict[str, int] | None = None,
+                    computer_after: int | None = None, computer: str | None = None,
+                    nonce: str | None = None) -> dict[str, Any]:
+        """Queue for a game in a matchmaking pool (the ``queued`` reply); ``paired`` comes later (see :meth:`wait_paired`).
+        Sends ``nonce`` (fresh unless given): this seat's contribution to the deal, as when sitting."""
+        fields: dict[str, Any] = {"game": game, "nonce": new_nonce() if nonce is None else nonce}
+        if rated:
+            fields["rated"] = True
+        if clock is not None:
+            fields["clock"] = clock
+        if computer_after is not None:
+            fields["computer_after"] = computer_after
+        if computer is not None:
+            fields["computer"] = computer
+        self.paired.pop(game, None)
+        self.tickets_ended.pop(game, None)
+        return await self.request("queue", **fields)
+
+    async def unqueue(self, game: str) -> dict[str, Any]:
+        """Take our ticket for ``game`` out of its pool (the ``unqueued`` reply: ``reason`` ``cancelled`` or ``not_queued``)."""
+        return await self.request("unqueue", game=game)
+
+    async def wait_paired(self, game: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The ``paired`` push for ``game``, once it comes."""
+        await self.wait_for(lambda: game in self.paired, timeout)
+        return self.paired[game]
+
+    async def play_paired(self, game: str, timeout: float = 10.0) -> Seat:
+        """Wait until the pool pairs us for ``game``, then take the seat it gave (``resume`` with its token)."""
+        told = await self.wait_paired(game, timeout)
+        return await self.resume(told["room"], told["token"])
 
     async def my_rooms(self) -> list[dict[str, Any]]:
         """The summaries of every room where our player key holds a seat (the reply is not queued on ``inbox``)."""

@@ -27,7 +27,9 @@ from client.messages import (
     Left,
     MatchOver,
     NameRefused,
+    Paired,
     PresenceChanged,
+    Queued,
     RecentArrived,
     RematchOffered,
     RematchReady,
@@ -37,6 +39,7 @@ from client.messages import (
     SeatMoved,
     ServerError,
     Spectating,
+    Unqueued,
     ViewArrived,
     YourRooms,
 )
@@ -203,6 +206,16 @@ class Link:
             self.post(RoomsListed(list(message.get("rooms") or []), message.get("next") is not None))
         elif kind == "left":
             self.post(Left(message["room"]))
+        elif kind == "queued":
+            self.post(Queued(message))
+        elif kind == "unqueued":
+            self.post(Unqueued(str(message.get("game", "")), str(message.get("reason", ""))))
+        elif kind == "paired":
+            seat = Seat(str(message["room"]), int(message["seat"]), str(message["token"]), str(message.get("game", "")))
+            self.seats[seat.room] = seat  # a seat of ours: join() takes it with its token
+            self.keep(seat)
+            computer = message.get("computer")
+            self.post(Paired(seat, str(message.get("opponent", "")), computer if isinstance(computer, str) else None))
         elif kind == "error":
             self.post(ServerError(str(message.get("code", "")), str(message.get("message", ""))))
 
@@ -276,6 +289,14 @@ class Link:
             return str(made["room"])
         seat = await self.require().create(game, seed=seed, sit=True, computer=computer)
         return seat if isinstance(seat, str) else seat.room
+
+    async def queue(self, game: str, *, rated: bool = False, computer_after: int | None = None) -> None:
+        """Ask to be paired for ``game`` now (``queued`` arrives as :class:`Queued`, then ``paired`` as :class:`Paired`)."""
+        await self.require().queue(game, rated=rated, computer_after=computer_after)
+
+    async def unqueue(self, game: str) -> None:
+        """Take our ticket for ``game`` out of its pool (``unqueued`` arrives as :class:`Unqueued`)."""
+        await self.require().unqueue(game)
 
     async def scores(self, game: str, *, daily: bool, limit: int = 10) -> dict[str, Any]:
         """One high-score table (the ``scores`` reply), all time or today's."""

@@ -13,6 +13,11 @@ from textual.message import Message
 from client.connection import Seat
 
 __all__ = [
+    "CancelPlayNow",
+    "Paired",
+    "PlayNow",
+    "Queued",
+    "Unqueued",
     "RequestStandings",
     "StandingsArrived",
     "WatchReplay",
@@ -390,3 +395,51 @@ class StandingsArrived(Message):
         self.game = game
         self.reply = reply
         self.error = error
+
+
+# -- matchmaking: "play now" -------------------------------------------------------
+
+
+class PlayNow(Message):
+    """The player asked to be paired for ``game`` now (``computer_after``: seconds before a computer opponent)."""
+
+    def __init__(self, game: str, computer_after: int | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.computer_after = computer_after
+
+
+class CancelPlayNow(Message):
+    """The player no longer wants to be paired for ``game``."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+
+class Queued(Message):
+    """The server took our ticket: its ``queued`` reply."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__()
+        self.reply = reply
+
+
+class Unqueued(Message):
+    """Our ticket for ``game`` ended without a pairing (``reason`` as the server said it)."""
+
+    def __init__(self, game: str, reason: str) -> None:
+        super().__init__()
+        self.game = game
+        self.reason = reason
+
+
+class Paired(Message):
+    """The pool paired us: ``seat`` is ours in a new room (the link keeps its token); ``opponent`` and ``computer``
+    as ``paired`` said."""
+
+    def __init__(self, seat: Seat, opponent: str, computer: str | None) -> None:
+        super().__init__()
+        self.seat = seat
+        self.opponent = opponent
+        self.computer = computer

@@ -64,6 +64,9 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "my_rooms": (),
     "resign": (_ROOM, _TOKEN),
     "abort": (_ROOM, _TOKEN),
+    "queue": (Field("game", str, max_len=40), Field("rated", bool, required=False), Field("clock", dict, required=False),
+              Field("computer_after", int, required=False), Field("computer", str, required=False, max_len=16), _NONCE),
+    "unqueue": (Field("game", str, max_len=40),),
 }
 """Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
 
@@ -72,5 +75,6 @@ SERVER_MESSAGES: frozenset[str] = frozenset(
      "match", "admin", "ratings", "history"}
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
     | {"presence", "abort_offered", "seat_moved"}
+    | {"queued", "unqueued", "paired"}
 )
 """Server → client message types."""

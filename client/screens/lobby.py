@@ -1,6 +1,7 @@
 """The lobby: the server's rooms in a table; creating a room of any game (a solitaire's daily deal too); the high scores."""
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from textual import on
@@ -12,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Select, Static
 
 from client.clock import clock_short
-from client.messages import CreateRoom, JoinRoom, RefreshRooms, SpectateRoom
+from client.messages import CancelPlayNow, CreateRoom, JoinRoom, PlayNow, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
 from client.screens.dialogs import ConfirmScreen, HelpScreen
 from client.screens.high_scores import ScoresScreen
@@ -20,7 +21,7 @@ from client.screens.leaderboard import LeaderboardScreen
 from client.screens.your_rooms import YourRoomsList
 from client.widgets import Banner
 
-__all__ = ["GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "room_row"]
+__all__ = ["COMPUTER_AFTER", "GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "room_row"]
 
 GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("creature_wars", "Creature Wars", "two players · 30 HP, 5 cards, 10 witches"),
@@ -32,6 +33,9 @@ GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
 
 ROOM_KEYS = "Enter join · s spectate · r refresh · g game to create · c create"
 """The hint under the rooms (the footer has room for the main keys only at 80 columns)."""
+
+COMPUTER_AFTER = 20
+"""Seconds ``P`` (play now) waits for a person before the computer takes the other seat."""
 
 AUTO_REFRESH = 5.0
 """Seconds between automatic refreshes while the lobby is on screen (the server does not push the list)."""
@@ -47,6 +51,11 @@ HELP = """\
   d          daily deal on / off (solitaires only: today's seed, the same
              for everyone, ranked in today's table)
   c          create a room of the chosen game and sit in it
+  p          play now: be paired with a waiting player of near rating for the
+             chosen two-player game (rated when you play with a player key);
+             the wait is shown under the rooms, Esc cancels it
+  P          play now, casual: and a computer opponent if nobody comes in 20 s
+  Esc        stop waiting to be paired
   b / B      play the chosen two-player game against the computer: a strong
              bot (b) or a random one (B); it sees only its own seat's view
   t          high scores of the solitaires (all time and today)
@@ -100,12 +109,17 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #create-pane Checkbox.-hidden { display: none; }
     LobbyScreen #create-pane Button { min-width: 12; width: auto; margin-left: 1; }
     LobbyScreen #options { height: 1; color: $text-muted; padding: 0 1; }
+    LobbyScreen #waiting { height: 1; padding: 0 1; background: $accent 30%; text-style: bold; }
+    LobbyScreen #waiting.-idle { display: none; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "join"),
         Binding("s", "spectate", "spectate"),
         Binding("c", "create", "create"),
+        Binding("p", "play_now", "play now", show=False),
+        Binding("P", "play_now(True)", "play now or computer", show=False),
+        Binding("escape", "cancel_play_now", "stop waiting", show=False),
         Binding("b", "versus('strong')", "vs computer", show=False),
         Binding("B", "versus('random')", "vs random bot", show=False),
         Binding("g", "next_game", "game", show=False),
@@ -125,6 +139,12 @@ class LobbyScreen(Screen[None]):
     notice: reactive[str] = reactive("")
     follow: str | None = None
     """A room the cursor goes to as soon as the list shows it (the one we just created), then stays on."""
+    waiting_for: reactive[str] = reactive("")
+    """The game we wait to be paired for ("" when not queued)."""
+    waiting_since = 0.0
+    """When we queued (monotonic)."""
+    waiting_note = ""
+    """What the ``queued`` reply said of the pool."""
     yours_shown = False
     """Whether "your rooms" was filled once (only a client that starts with held seats moves the focus there)."""
 
@@ -136,6 +156,7 @@ class LobbyScreen(Screen[None]):
             table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield table
             yield Static(ROOM_KEYS, id="hint")
+            yield Static("", id="waiting", classes="-idle")
         with Horizontal(id="create-pane"):
             yield Select([(title, name) for name, title, _ in GAME_CHOICES], value=GAME_CHOICES[0][0],
                          allow_blank=False, id="game")
@@ -151,6 +172,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns("room", "game", "seats", "players", "status")
         table.focus()
         self.set_interval(AUTO_REFRESH, self._refresh_tick)
+        self.set_interval(1.0, self._show_wait)
 
     def on_screen_resume(self) -> None:
         self.post_message(RefreshRooms(background=True))
@@ -262,6 +284,46 @@ class LobbyScreen(Screen[None]):
 
     def action_create(self) -> None:
         self.post_message(CreateRoom(self.chosen_game(), daily=self.daily()))
+
+    # -- play now: matchmaking ------------------------------------------------------
+
+    def action_play_now(self, computer: bool = False) -> None:
+        """Queue for the chosen two-player game; with ``computer``, casual and a computer after ``COMPUTER_AFTER`` s."""
+        game = self.chosen_game()
+        if game in SOLITAIRES:
+            self.notify("Play now pairs two players (press g to choose a two-player game).", severity="warning")
+            return
+        self.post_message(PlayNow(game, COMPUTER_AFTER if computer else None))
+
+    def action_cancel_play_now(self) -> None:
+        if self.waiting_for:
+            self.post_message(CancelPlayNow(self.waiting_for))
+
+    def queued(self, reply: dict[str, Any]) -> None:
+        """The server took our ticket: show the wait."""
+        self.waiting_for = str(reply.get("game", ""))
+        self.waiting_since = time.monotonic()
+        rated = "rated" if reply.get("rated") else "casual"
+        after = reply.get("computer_after")
+        computer = f" · computer after {after} s" if isinstance(after, int) else ""
+        self.waiting_note = f"{rated} · rating {reply.get('rating', 1500):g} · {reply.get('waiting', 1)} in the pool{computer}"
+        self._show_wait()
+
+    def stop_waiting(self) -> None:
+        self.waiting_for = ""
+        self._show_wait()
+
+    def _show_wait(self) -> None:
+        if not self.is_mounted:
+            return
+        line = self.query_one("#waiting", Static)
+        line.set_class(not self.waiting_for, "-idle")
+        if not self.waiting_for:
+            line.update("")
+            return
+        title = next((t for name, t, _ in GAME_CHOICES if name == self.waiting_for), self.waiting_for)
+        waited = int(time.monotonic() - self.waiting_since)
+        line.update(f"Finding a {title} opponent… {waited // 60}:{waited % 60:02d} waited · {self.waiting_note} · Esc cancels")
 
     def action_versus(self, level: str) -> None:
         """Create a room of the chosen two-player game and have a bot of ``level`` take the other seat."""

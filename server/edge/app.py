@@ -16,15 +16,17 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from protocol.messages import MAX_FRAME
+from server.cluster import channel
 from server.cluster.directory import Directory
 from server.cluster.relay import Relay
 from server.edge import exposure, forwarded
 from server.edge.admission import PER_ADDRESS, Admission
-from server.edge.computer import ComputerPool
+from server.edge.computer import GAMES, LEVELS, ComputerPool
 from server.edge.connection import WRITE_LIMIT, socket_class
 from server.edge.session import Session
 from server.lobby.expiry import Sweeper
 from server.lobby.lobby import Lobby
+from server.lobby.pools import Pools
 from server.ops import descriptors, logs, metrics
 from server.rooms.clock import heartbeat
 from server.store.health import Health, wait_for_store
@@ -85,6 +87,7 @@ async def run(
 
     admission = Admission(per_address, trusted)
     computers = ComputerPool()
+    pools = Pools(lobby, computers, GAMES, LEVELS)
     lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)
     accepted = exposure.origins(origins)
 
@@ -105,7 +108,7 @@ async def run(
         peer = admission.enter(ws)
         metrics.CONNECTIONS.inc()
         try:
-            await Session.over(ws, lobby, relay, computers).run()
+            await Session.over(ws, lobby, relay, computers, pools).run()
         finally:
             metrics.CONNECTIONS.dec()
             admission.leave(peer)
@@ -124,11 +127,16 @@ async def run(
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         descriptors_watch = asyncio.create_task(descriptors.watch(stop))
         keeper = asyncio.create_task(lobby.keep(stop))
+        pairing = asyncio.create_task(pools.run(stop))
+        told = asyncio.create_task(channel.follow(store.redis, pools.channel, pools.receive, subscribed=pools.check,
+                                                  broken=lambda: None, pause=0.5, every=2.0, tick=pools.check))
         beside = asyncio.ensure_future(companions(computers.url, stop)) if companions else None
         await stop.wait()
         await sweeper
         await descriptors_watch
         await keeper
+        await pairing
+        await channel.cancel([told])
         with contextlib.suppress(Exception):  # a stopped node gives its rooms up: another may take them at once
             await lobby.leases.retire(lobby.owned())
         await computers.stop()

@@ -19,6 +19,7 @@ from server.edge import admin, admission, computer
 from server.edge.connection import Connection
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.lobby import Lobby
+from server.lobby.pools import SITTING, Pools
 from server.lobby.quota import check_spectators
 from server.lobby.records import match_record
 from server.ops import metrics
@@ -43,12 +44,14 @@ class Session:
     relays (server/cluster/relay.py)."""
 
     def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str,
-                 computer: computer.ComputerPool | None = None) -> None:
+                 computer: computer.ComputerPool | None = None, pools: Pools | None = None) -> None:
         self.lobby = lobby
         self.relay = relay
         """Requests about rooms other nodes own go through it (None: a lone server in tests)."""
         self.computer = computer
         """This node's computer players (server/edge/computer.py); None where rooms are not created."""
+        self.pools = pools
+        """This node's matchmaking pools (server/lobby/pools.py); None for a stand-in (``queue`` is never relayed)."""
         self.conn = conn
         conn.on_drop = self.leave_all
         self.address = address
@@ -65,9 +68,9 @@ class Session:
 
     @classmethod
     def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None,
-             computers: computer.ComputerPool | None = None) -> Session:
+             computers: computer.ComputerPool | None = None, pools: Pools | None = None) -> Session:
         """The session of a client's websocket on this node."""
-        return cls(lobby, relay, Connection(ws), admission.address(ws), computers)
+        return cls(lobby, relay, Connection(ws), admission.address(ws), computers, pools)
 
     @classmethod
     def stand_in(cls, lobby: Lobby, relay: Relay, peer: Peer, address: str, name: str, player: str | None,
@@ -118,6 +121,8 @@ class Session:
                 room.unwatch(conn)
         if self.relay is not None:
             self.relay.closed(self)
+        if self.pools is not None:
+            self.pools.gone(conn)
 
     async def handle(self, frame: str | bytes) -> None:
         if self.conn.dead:
@@ -138,6 +143,8 @@ class Session:
             health = self.lobby.health
             if health is not None and not health.up and kind not in IN_MEMORY:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
+            if self.pools is not None and kind in SITTING:  # sitting in a room ends this connection's tickets
+                await self.pools.seated(self.conn, kind, message)
             room_id = message.get("room") if kind in ROUTED or kind == "admin" else None
             if isinstance(room_id, str) and await self.to_owner(room_id, frame):
                 return
@@ -180,6 +187,15 @@ class Session:
             self.scope = "player:" + who.player
         self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE,
                    player=who.player, name=who.name)
+
+    async def on_queue(self, m: dict[str, Any], re: int) -> None:
+        if self.pools is None:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, "queue: this server has no matchmaking pools")
+        self.reply(re, "queued", **await self.pools.queue(self.conn, m))
+
+    async def on_unqueue(self, m: dict[str, Any], re: int) -> None:
+        ended = self.pools is not None and await self.pools.unqueue(self.conn, m["game"])
+        self.reply(re, "unqueued", game=m["game"], reason="cancelled" if ended else "not_queued")
 
     async def on_my_rooms(self, m: dict[str, Any], re: int) -> None:
         """Summaries of the rooms where this player (by key) holds a seat, with the seat; none for a guest."""

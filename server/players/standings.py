@@ -19,7 +19,7 @@ from protocol import ErrorCode, ProtocolError
 from server.players.ratings import DEFAULT, Rating, update
 from server.store.store import PREFIX, RECORD_TTL, Store
 
-__all__ = ["KEEP", "RATED", "Finished", "history", "leaders", "settle"]
+__all__ = ["KEEP", "RATED", "Finished", "history", "leaders", "rating_of", "settle"]
 
 log = logging.getLogger(__name__)
 RATED = "rated"
@@ -138,3 +138,11 @@ async def history(store: Store, player: str, limit: int) -> list[dict[str, Any]]
         raise ProtocolError(ErrorCode.BAD_FIELD, f"history: field 'limit' must be from 1 to {KEEP}")
     raw: list[bytes] = await store.redis.lrange(_history(player), 0, limit - 1)  # type: ignore[assignment]
     return [msgpack.unpackb(e, raw=False) for e in raw]
+
+
+async def rating_of(store: Store, game: str, player: str | None) -> float:
+    """A player's rating in ``game`` (the starting rating for a guest or a player who has played no rated match)."""
+    if not player:
+        return DEFAULT.r
+    packed = await store.redis.hget(_ratings(game), player)
+    return DEFAULT.r if packed is None else float(msgpack.unpackb(packed)[0])

@@ -64,6 +64,26 @@ return 0
 """
 
 
+# KEYS: leases; ARGV: node, ttl. For each lease: 1 if it is ours now (taken, or held and renewed), else 0. A lease
+# of work that is not a room's (a matchmaking pool's pairing, server/lobby/pools.py): nothing to fence but the
+# lease itself, which the work's scripts check as they write.
+_HOLD = """
+local out = {}
+for i = 1, #KEYS do
+  local holder = redis.call('GET', KEYS[i])
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+    out[i] = 1
+  elseif not holder then
+    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+
 NODE_PREFIX = "cardroom:node:"
 """``cardroom:node:{id}``: a node's liveness, renewed with its leases; its value is the process's incarnation, so
 that a node restarted under the same id is told from the process before it."""
@@ -112,6 +132,7 @@ class Leases:
         self._release = redis.register_script(_RELEASE)
         self._beat = redis.register_script(_BEAT)
         self._nodes = redis.register_script(_NODES)
+        self._hold = redis.register_script(_HOLD)
 
     async def take(self, room: str) -> tuple[int, str]:
         """(the room's new fencing token, this node) once the lease is ours; (0, holder) when another node holds
@@ -129,6 +150,13 @@ class Leases:
                 await self._take(keys=[lease_key(room), f"cardroom:room:{room}"], args=[self.node, LEASE_MS], client=pipe)
             taken = await pipe.execute()
         return [int(fence) for fence, _ in taken]
+
+    async def hold(self, leases: list[str]) -> list[bool]:
+        """Take or renew the plain leases ``leases`` (keys), one round trip for all: whether each is this node's now.
+        Work under such a lease checks, in the script that writes, that the lease is still this node's."""
+        if not leases:
+            return []
+        return [bool(ok) for ok in await self._hold(keys=leases, args=[self.node, LEASE_MS])]
 
     async def renew(self, rooms: dict[str, int | None]) -> list[str]:
         """Renew the leases of ``rooms`` (each with the fencing token this node holds); returns those no longer

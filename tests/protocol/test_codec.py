@@ -31,6 +31,9 @@ VALID: dict[str, dict[str, Any]] = {
     "my_rooms": {"t": "my_rooms", "id": 14},
     "resign": {"t": "resign", "id": 15, "room": "r1", "token": "tok"},
     "abort": {"t": "abort", "id": 16, "room": "r1", "token": "tok"},
+    "queue": {"t": "queue", "id": 40, "game": "creature_wars", "rated": False, "clock": {"move": 30},
+              "computer_after": 20, "computer": "strong", "nonce": "n"},
+    "unqueue": {"t": "unqueue", "id": 41, "game": "creature_wars"},
 }
 
 SCALARS = st.one_of(
