@@ -229,11 +229,9 @@ class Relay:
                     origin.remote.pop(room, None)
                 elif not origin.conn.dead:
                     origin.conn.drop(f"room {room} moved to another server node: reconnect and resume")
-        for node, run in runs.items():
+        for node, run in runs.items():  # a node gone quiet keeps its last run: if it comes back, it is another
             if run is not None:
                 self.runs[node] = run
-            else:
-                self.runs.pop(node, None)
         for link, stand_in in list(self.stand_ins.items()):
             run = runs[stand_in.origin]
             if run is None or run != _run_of(link):  # (if it lives after all, its client reconnects)

@@ -209,9 +209,12 @@ async def test_spectators_of_one_node_each_get_every_view_of_a_room_another_node
         await c.close()
 
 
-async def test_a_relayed_player_plays_on_within_seconds_when_the_owner_restarts_under_the_same_id(node: Start) -> None:
+@pytest.mark.parametrize("quiet_first", [False, True])
+async def test_a_relayed_player_plays_on_within_seconds_when_the_owner_restarts_under_the_same_id(
+        node: Start, redis_url: str, quiet_first: bool) -> None:
     """The room's owner is killed and started again under its id: the new process has none of the old one's
-    stand-ins, so the node relaying a player to it must tell the runs apart and have the player resume."""
+    stand-ins, so the node relaying a player to it must tell the runs apart and have the player resume; also
+    when the relaying node saw the owner quiet (its liveness gone, its room's lease not yet) before it came back."""
     proc_a, url_a = await node("A")
     _, url_b = await node("B")
     host = await Client.connect(url_a, name="host")
@@ -223,6 +226,14 @@ async def test_a_relayed_player_plays_on_within_seconds_when_the_owner_restarts_
         await guest.wait_view(seat_g.room, lambda v: bool(v["legal"]))
         proc_a.kill()
         proc_a.wait()
+        if quiet_first:
+            store = Store(redis_url)
+            try:
+                await store.redis.delete("cardroom:node:A")  # quiet, while the room's lease still says A
+                await store.redis.set(f"cardroom:room:{seat_h.room}:lease", "A", px=3000)
+            finally:
+                await store.close()
+            await asyncio.sleep(0.8)  # sweeps of B's see it so
         _, url_a2 = await node("A")  # the same id: it takes its rooms back at once
         await host.close()
         host, seat_h = await resume_on(url_a2, seat_h)
