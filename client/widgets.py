@@ -76,7 +76,7 @@ class EmpirePanel(Static):
             return out
         out.append(self.title, style="bold")
         out.append(" ─ Empire ")
-        out.append_text(hp_bar(self.hp, self.max_hp))
+        out.append_text(hp_bar(self.hp, self.max_hp, 15 if self.size.width >= 72 else 8))
         out.append(f" ─ hand {self.hand}")
         if self.locked:
             out.append(f" ─ {LOCK} locked in", style="bold")
@@ -113,11 +113,15 @@ class DuelPanel(Static):
     revealed: reactive[list[dict[str, Any] | None] | None] = reactive(None, always_update=True, layout=True)
     order: reactive[tuple[int, int]] = reactive((1, 0))
     titles: reactive[tuple[str, str]] = reactive(("Opponent", "You"))
+    names: reactive[tuple[str, str]] = reactive(("", ""))
+    """Who each seat is in the damage lines ("You", "Opponent"; "" for the server's "Player n")."""
+    compact: reactive[bool] = reactive(False, layout=True)
+    """One line per card instead of two boxes (a short terminal)."""
 
     def render(self) -> Any:
         if self.revealed:
             return revealed_renderable(self.revealed, self.order, self.titles)
-        return duel_renderable(self.duel, self.order, self.titles)
+        return duel_renderable(self.duel, self.order, self.titles, compact=self.compact, names=self.names)
 
 
 class ModifiersPanel(Static):
@@ -149,10 +153,12 @@ class HandPanel(Static):
     selected: reactive[int | None] = reactive(None)
     playable: reactive[frozenset[int]] = reactive(frozenset())
     locked_slot: reactive[int | None] = reactive(None)
+    rules: reactive[bool] = reactive(True, layout=True)
+    """Whether a selected witch's rules are written under it (not on a short terminal: ``w`` shows them)."""
 
     def render(self) -> Text:
         return hand_renderable(self.cards, selected=self.selected, playable=set(self.playable),
-                               locked_slot=self.locked_slot)
+                               locked_slot=self.locked_slot, rules=self.rules)
 
 
 class WitchPanel(Static):

@@ -35,6 +35,9 @@ from client.widgets import (
 
 __all__ = ["SPECTATOR_BANNER", "MatchScreen"]
 
+SHORT = 32
+"""Terminals shorter than this get the short table."""
+
 HELP = """\
 [b]Creature Wars[/b]
 
@@ -84,9 +87,18 @@ class MatchScreen(DuelScreen):
     DEFAULT_CSS = """
     MatchScreen #body { height: 1fr; }
     MatchScreen #table { height: 1fr; width: 1fr; }
+    MatchScreen #mine { dock: bottom; height: auto; }
     MatchScreen #hand-title { height: 1; padding: 0 1; text-style: bold; }
     MatchScreen.-spectator #hand-title, MatchScreen.-spectator HandPanel { display: none; }
+    MatchScreen.-short #hand-title { display: none; }
+    MatchScreen.-short ModifiersPanel { border-top: none; }
+    MatchScreen.-short EventLog { min-height: 0; }
     """
+
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]
+    """A terminal under :data:`SHORT` lines (80x24) gets the short table: the duel in two lines, no witch
+    rules under the hand (``w`` shows them), the log takes what is left. Your Empire and your whole hand
+    are docked at the bottom of the table, so nothing above them ever pushes a card off the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "pick(1)", "pick", key_display="1-9"),
@@ -111,8 +123,8 @@ class MatchScreen(DuelScreen):
         self.asked: tuple[int, float] | None = None
         """The question waiting for us: the version it came with, and when its time runs out."""
         self.question_screen: QuestionScreen | None = None
-        self.dealt: tuple[int, list[int], str] | None = None
-        """The damage the last duel seen in the events dealt: its turn, per seat (modifiers included), the server's words."""
+        self.dealt: tuple[int, list[int], list[list[str]]] | None = None
+        """What the Empires took in the turn of the last duel seen in the events: its turn, per seat, and why."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -124,10 +136,11 @@ class MatchScreen(DuelScreen):
                 yield TableInfo(id="info")
                 yield DuelPanel(id="duel")
                 yield ModifiersPanel(id="modifiers")
-                yield EmpirePanel(id="bottom")
-                yield Static("Your hand", id="hand-title")
-                yield HandPanel(id="hand")
                 yield EventLog(id="log", max_lines=500, wrap=True)
+                with Vertical(id="mine"):
+                    yield EmpirePanel(id="bottom")
+                    yield Static("Your hand", id="hand-title")
+                    yield HandPanel(id="hand")
             yield WitchPanel(id="witch")
         yield StatusLine(id="status")
         yield Footer()
@@ -139,6 +152,12 @@ class MatchScreen(DuelScreen):
         self.query_one("#log", EventLog).add(where, style="dim")
         self._refresh_title()
         self._refresh_status()
+
+    def on_resize(self) -> None:
+        """A short terminal gets the compact duel and no witch rules under the hand."""
+        short = self.size.height < SHORT
+        self.query_one("#duel", DuelPanel).compact = short
+        self.query_one("#hand", HandPanel).rules = not short
 
     def _refresh_title(self) -> None:
         """The header: the game, the room, and whether we only watch or the match is over (short, for 80 columns)."""
@@ -188,6 +207,7 @@ class MatchScreen(DuelScreen):
         duel.order = (top, bottom)
         duel.titles = ((player_name(0), player_name(1)) if own is None
                        else (f"Opponent ({player_name(top)})", f"You ({player_name(own)})"))
+        duel.names = ("", "") if own is None else (("You", "Opponent") if own == 0 else ("Opponent", "You"))
         duel.duel = self._duel(view.get("last_duel"))
         duel.revealed = view.get("revealed")
         modifiers = self.query_one("#modifiers", ModifiersPanel)
@@ -230,7 +250,7 @@ class MatchScreen(DuelScreen):
         """The last duel with the damage its Empire took as the events said it (``last_duel`` has it before modifiers)."""
         if duel is None or self.dealt is None or self.dealt[0] != duel.get("turn"):
             return duel
-        return {**duel, "damage": list(self.dealt[1]), "dealt": self.dealt[2]}
+        return {**duel, "damage": list(self.dealt[1]), "reasons": self.dealt[2]}
 
     def _info(self, view: dict[str, Any]) -> str:
         own = view.get("seat")

@@ -83,7 +83,14 @@ class SolitaireScreen(TableScreen):
     SolitaireScreen #moves-title { height: 1; padding: 0 1; text-style: bold; }
     SolitaireScreen.-spectator #moves-pane { display: none; }
     SolitaireScreen EventLog { height: 1fr; }
+    SolitaireScreen.-short EventLog { height: 4; }
+    SolitaireScreen.-narrow #moves-pane { width: 40%; }
     """
+
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+    """On a short terminal (24 lines) the log keeps three lines and the table the rest."""
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    """On a narrow terminal (80 columns) the moves take 40% of the width, not 50 columns."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "pick(1)", "pick", key_display="1-9"),
