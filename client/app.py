@@ -77,6 +77,9 @@ from client.screens.name import NameScreen
 from client.screens.replay import ReplayScreen
 from client.widgets import StatusLine
 
+REFUSALS = frozenset({"illegal_decision", "not_your_turn", "match_over"})
+"""Error codes of a refused decision: the table says why in its status line."""
+
 __all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
 
 TABLE_SCREENS: dict[str, type[TableScreen]] = {
@@ -352,7 +355,17 @@ class CardroomApp(App[None]):
 
     @on(Decide)
     def _decide(self, message: Decide) -> None:
-        self.request(self.link.decide(message.room, message.decision), "decision")
+        self.request(self._send_decision(message.room, message.decision), "decision")
+
+    async def _send_decision(self, room: str, decision: dict[str, Any]) -> None:
+        """Send a decision; a refusal (the engine's reason) goes to the table's status line."""
+        try:
+            await self.link.decide(room, decision)
+        except ClientError as exc:
+            screen = self.match_screen(room)
+            if screen is None or exc.code not in REFUSALS:
+                raise
+            screen.refused(exc.message)
 
     # -- identity, clocks, table talk, the end of a match -------------------------------
 

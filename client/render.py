@@ -112,6 +112,8 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
             out.append(f"  cooldown {card['cooldown']}", style="dim")
         elif card.get("banned"):
             out.append("  may never be played", style="dim")
+        elif playable and i not in playable:
+            out.append("  ✗ not playable now (Enter says why)", style="dim")
         if card.get("kind") == "witch":
             out.append(f"  witch · {card.get('rarity', '')}", style="dim")
             if rules and i == selected and card.get("rules"):

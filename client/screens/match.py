@@ -57,7 +57,8 @@ a tie sends both cards back with a cooldown.
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
-Dimmed cards cannot be played now; ": (n)" after a card is its cooldown.
+Dimmed cards marked ✗ cannot be played now: Enter on one has the server say
+why in the status line. ": (n)" after a card is its cooldown.
 """
 
 SPECTATOR_HELP = """\
@@ -95,7 +96,7 @@ class MatchScreen(DuelScreen):
     MatchScreen.-short EventLog { min-height: 0; }
     """
 
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012 (Screen declares it an instance variable)
     """A terminal under :data:`SHORT` lines (80x24) gets the short table: the duel in two lines, no witch
     rules under the hand (``w`` shows them), the log takes what is left. Your Empire and your whole hand
     are docked at the bottom of the table, so nothing above them ever pushes a card off the screen."""
@@ -180,6 +181,8 @@ class MatchScreen(DuelScreen):
             self.dealt = (int(view["last_duel"].get("turn", 0)), *dealt)
         if version > 0 or view.get("turn", 0) > 1:
             self.free_seats = 0
+        if self.view is None or view.get("turn") != self.view.get("turn"):
+            self.refusal = ""  # a new turn: the refusal was about the last one
         self.version = version
         self.view = view
 
@@ -236,6 +239,7 @@ class MatchScreen(DuelScreen):
             self._refresh_witch()
 
     def watch_free_seats(self) -> None:
+        self.refusal = ""  # a refusal while the room waited is moot once the seat is taken
         self._refresh_status()
 
     def watch_over(self) -> None:
@@ -273,8 +277,8 @@ class MatchScreen(DuelScreen):
 
     def _refresh_status(self) -> None:
         if self.is_mounted:
-            self.query_one("#status", StatusLine).status = status_line(self.view, free_seats=self.free_seats,
-                                                                        over=self.over)
+            self.query_one("#status", StatusLine).status = self.with_refusal(
+                status_line(self.view, free_seats=self.free_seats, over=self.over))
 
     def _selected_card(self) -> dict[str, Any] | None:
         cards = self._cards(self.view) if self.view is not None else []
@@ -289,6 +293,7 @@ class MatchScreen(DuelScreen):
 
     def action_pick(self, n: int) -> None:
         self.app.clear_notifications()
+        self.refusal = ""
         count = len(self._cards(self.view)) if self.view is not None else 0
         if 1 <= n <= count:
             self.selected = n - 1
@@ -296,6 +301,7 @@ class MatchScreen(DuelScreen):
             self.notify(f"Your hand has {count} card(s).", severity="warning")
 
     def action_move(self, step: int) -> None:
+        self.refusal = ""
         count = len(self._cards(self.view)) if self.view is not None else 0
         if count:
             self.selected = (self.selected + step) % count
@@ -320,8 +326,9 @@ class MatchScreen(DuelScreen):
             why = "You have already locked in a card this turn."
         elif self._selected_card() is None:
             why = "No card selected."
-        else:
-            why = "That card cannot be played now."
+        else:  # only the engine knows why (a witch held, a cooldown…): the server's refusal says it
+            self.post_message(Decide(self.room, decision))
+            return
         self.notify(why, severity="warning")
 
     def action_witch(self) -> None:

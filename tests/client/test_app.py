@@ -209,8 +209,10 @@ async def test_witch_text_cooldown_leave_and_take_the_seat_back(server_url: str)
             assert line.split() == [str(slot + 1), *"Lvl.3 Fire Giant {4}: (1) cooldown 1".split()]
             sent = len(hook.decisions())
             await pilot.press(str(slot + 1), "enter")
-            await until(pilot, lambda: "That card cannot be played now." in hook.toasts(), "the refusal")
-            assert len(hook.decisions()) == sent
+            await until(pilot, lambda: "refused" in status(app), "the refusal")
+            assert f"Lvl.3 Fire Giant {{4}}: (1) (card {slot + 1}) is on cooldown for 1 turn(s)" in status(app), \
+                "the server's reason, the card counted from 1"
+            assert len(hook.decisions()) == sent + 1, "only the server knows why: the play is sent, and refused"
 
             # q asks first; n stays, y goes back to the lobby where the seat is marked ours
             await pilot.press("q")
