@@ -20,7 +20,7 @@ from websockets.exceptions import WebSocketException
 
 from client.connection import ClientError
 from client.identity import IdentityStore
-from client.link import Link
+from client.link import Link, scrub
 from client.messages import (
     AbortMatch,
     AbortOffered,
@@ -140,10 +140,19 @@ class CardroomApp(App[None]):
         self.push_screen(self.lobby)
         self.run_link()
 
-    @work(group="link", exclusive=True, name="link")
+    @work(group="link", exclusive=True, name="link", exit_on_error=False)
     async def run_link(self) -> None:
-        """The one worker that owns the websocket, for the app's whole life."""
-        await self.link.run()
+        """The one worker that owns the websocket, for the app's whole life.
+
+        An error it did not expect is said in one line (never a traceback, whose locals would show the
+        player key), with the key blanked out of it."""
+        try:
+            await self.link.run()
+        except Exception as exc:  # shown, not lost: the banner and a toast say it
+            key = self.link.store.key(self.link.address) if self.link.store is not None else None
+            text = scrub(f"{type(exc).__name__}: {exc}", key)
+            self._set_notice(f"the connection stopped: {text} (restart the client)")
+            self.notify(text, title="connection stopped", severity="error", markup=False)
 
     # -- helpers -------------------------------------------------------------------
 
