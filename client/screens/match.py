@@ -38,6 +38,18 @@ __all__ = ["SPECTATOR_BANNER", "MatchScreen"]
 SHORT = 32
 """Terminals shorter than this get the short table."""
 
+NOTATION = """
+A card reads  Lvl.3 Fire Dragon {7}: Lvl.3 is its level, Fire its Power Type,
+Dragon its tribe and {7} its base strength (its power is 7 + 3 = 10; when it
+loses a duel, its Empire takes 7). A witch reads  Lvl.2 Blind Witch {3}.
+": (2)" after a card: back in hand, it waits 2 more turns (its cooldown);
+": (-)": it may never be played. "!" after a Power Type, a tribe or a witch's
+name (only ever in its holder's hand): the card is in a Rally. 4 cards of one
+tribe or of one Power Type in a hand give each of them +2 levels (+6 for both),
+and 4 witches give each witch +2.
+"""
+"""What the notation of a card means (read from ``engine/creature_wars/cards.py``'s ``notation``)."""
+
 HELP = """\
 [b]Creature Wars[/b]
 
@@ -58,8 +70,8 @@ a tie sends both cards back with a cooldown.
   q / Esc     leave the table (asks first while you play)
 
 Dimmed cards marked ✗ cannot be played now: Enter on one has the server say
-why in the status line. ": (n)" after a card is its cooldown.
-"""
+why in the status line.
+""" + NOTATION
 
 SPECTATOR_HELP = """\
 [b]Creature Wars[/b] (spectating)
@@ -74,7 +86,7 @@ each revealed duel and the log; never a card in a hand.
   ctrl+b      bell and flash on / off (a reveal)
   ?           this help
   q / Esc     leave the table
-"""
+""" + NOTATION
 
 
 class MatchScreen(DuelScreen):
