@@ -248,7 +248,11 @@ class CardroomApp(App[None]):
             self.notify(f"This client cannot show {game!r} yet.", severity="error")
             self.request(self.link.leave(room), "leave")
             return
-        self.push_screen(screen(room, game, spectator=spectator))
+        table = screen(room, game, spectator=spectator)
+        summary = self.rooms.get(room)
+        if summary is not None and isinstance(table, DuelScreen):  # the names the lobby already listed
+            table.names = tuple(str(n or "") for n in summary.get("players") or ())
+        self.push_screen(table)
 
     @on(ViewArrived)
     def _view_arrived(self, message: ViewArrived) -> None:
@@ -429,7 +433,8 @@ class CardroomApp(App[None]):
         if screen is None:
             return
         who = screen.seat_name(message.seat)
-        screen.set_away(message.seat, not message.connected)
+        if not screen.set_away(message.seat, not message.connected):
+            return  # a player sitting down (or creating the room) is not "back"
         if message.connected:
             text = f"{who} is back."
         else:

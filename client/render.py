@@ -33,6 +33,7 @@ __all__ = [
     "player_name",
     "revealed_renderable",
     "status_line",
+    "with_names",
     "witch_renderable",
 ]
 
@@ -265,14 +266,14 @@ def revealed_renderable(cards: Sequence[Mapping[str, Any] | None], order: Sequen
     return Group(heading, grid)
 
 
-def modifiers_renderable(modifiers: Sequence[Mapping[str, Any]], seat: int | None) -> Text:
+def modifiers_renderable(modifiers: Sequence[Mapping[str, Any]], seat: int | None, names: Sequence[str] = ()) -> Text:
     """The effects in play, one a line: whose it is ("yours" for the viewer's) and until which turn."""
     out = Text()
     out.append("In play", style="bold")
     for modifier in modifiers:
         owner = modifier.get("owner")
         if seat is None:
-            whose = "" if owner is None else f" ({player_name(int(owner))}'s)"
+            whose = "" if owner is None else f" ({with_names(f'Player {int(owner) + 1}', names)}'s)"
         else:
             whose = " (yours)" if owner == seat else " (opponent's)"
         out.append("\n • ")
@@ -302,18 +303,36 @@ def waiting_line(free_seats: int) -> str:
     return "waiting for an opponent to join" if free_seats == 1 else f"waiting for {free_seats} players to join"
 
 
+SEAT_WORDS = re.compile(r"\b(Player|Seat) (\d+)\b")
+"""How the server's texts name a seat: "Player 1" (seat 0) in event texts, "Seat 0" in a forfeit's or resignation's."""
+
+
+def with_names(text: str, names: Sequence[str]) -> str:
+    """The server's text with each "Player n" / "Seat n" it names replaced by that seat's player name, when known."""
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(2)) - (1 if found.group(1) == "Player" else 0)
+        known = names[seat] if 0 <= seat < len(names) else ""
+        return known or player_name(seat) if 0 <= seat else found.group(0)
+
+    return SEAT_WORDS.sub(name, text)
+
+
 def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
-                over: Mapping[str, Any] | None = None) -> str:
+                over: Mapping[str, Any] | None = None, timed_out: bool = False, names: Sequence[str] = ()) -> str:
     """One line saying whose move it is, drawn from the view (and the lobby's seat count, the match_over message)."""
     if view is None:  # no view yet, or a room not dealt until every seat is taken
         return waiting_line(free_seats) if free_seats else "waiting for the table…"
+
+    def name(seat: int) -> str:
+        return (names[seat] if 0 <= seat < len(names) else "") or player_name(seat)
+
     seat = view.get("seat")
     outcome = view.get("outcome") or (over or {}).get("outcome")
     if outcome:
         detail = str(outcome.get("detail") or outcome.get("reason", ""))
         winner = outcome.get("winner")
         if seat is None:
-            return f"match over: {detail}"
+            return f"match over: {with_names(detail, names)}"
         verdict = "a draw" if winner is None else "you win" if winner == seat else "you lose"
         return f"match over: {detail} — {verdict}"
     if free_seats:
@@ -322,16 +341,18 @@ def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
     waiting = view.get("waiting_for")
     if waiting is not None:
         if seat is None:
-            return f"spectating · turn {view.get('turn')} · waiting for {player_name(int(waiting))}'s choice"
+            return f"spectating · turn {view.get('turn')} · waiting for {name(int(waiting))}'s choice"
         if waiting == seat:
             question = view.get("question") or {}
             return f"your choice: {question.get('prompt', 'answer the question')} (a to answer)"
         return "waiting for the opponent's choice"
     if seat is None:
-        shown = [f"{player_name(s)} {LOCK} locked in" for s in (0, 1) if locked[s]]
+        shown = [f"{name(s)} {LOCK} locked in" for s in (0, 1) if locked[s]]
         return f"spectating · turn {view.get('turn')}" + ("".join(f" · {s}" for s in shown))
     opponent_locked = locked[1 - seat]
     if view.get("locked_card"):
+        if timed_out:
+            return f"time ran out: the server played {view['locked_card']['text']} for you — waiting for the opponent"
         return f"you locked in {view['locked_card']['text']} — waiting for the opponent"
     if (view.get("passed") or [False, False])[seat]:
         return "you have no playable card and pass — waiting for the opponent"

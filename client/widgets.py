@@ -4,7 +4,7 @@ They only draw what they are given (see :mod:`client.render`); none of them know
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -33,6 +33,7 @@ __all__ = [
     "TableInfo",
     "WitchPanel",
     "empire_title",
+    "seat_label",
     "set_empire",
 ]
 
@@ -134,12 +135,13 @@ class ModifiersPanel(Static):
 
     modifiers: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
     seat: reactive[int | None] = reactive(None)
+    names: tuple[str, ...] = ()
 
     def watch_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
         self.set_class(not modifiers, "-empty")
 
     def render(self) -> Text:
-        return modifiers_renderable(self.modifiers, self.seat)
+        return modifiers_renderable(self.modifiers, self.seat, self.names)
 
 
 class HandPanel(Static):
@@ -209,16 +211,21 @@ class StatusLine(Static):
         return self.status
 
 
-def empire_title(seat: int, own: int | None) -> str:
-    """"You (Player 1)", "Opponent (Player 2)", or just "Player 2" for spectators."""
+def seat_label(seat: int, names: Sequence[str] = ()) -> str:
+    """A seat's player name as the lobby lists it, or "Player n" when unknown."""
+    return (names[seat] if 0 <= seat < len(names) else "") or player_name(seat)
+
+
+def empire_title(seat: int, own: int | None, names: Sequence[str] = ()) -> str:
+    """"You (ada)", "Opponent (bob)", or just "bob" for spectators ("Player n" for a name not known)."""
     if own is None:
-        return player_name(seat)
-    return f"{'You' if seat == own else 'Opponent'} ({player_name(seat)})"
+        return seat_label(seat, names)
+    return f"{'You' if seat == own else 'Opponent'} ({seat_label(seat, names)})"
 
 
-def set_empire(panel: EmpirePanel, view: Mapping[str, Any], seat: int) -> None:
+def set_empire(panel: EmpirePanel, view: Mapping[str, Any], seat: int, names: Sequence[str] = ()) -> None:
     """Fill an Empire panel from the public part of a view."""
-    panel.title = empire_title(seat, view.get("seat"))
+    panel.title = empire_title(seat, view.get("seat"), names)
     panel.hp = int(view["hp"][seat])
     panel.max_hp = int(view.get("max_hp") or 30)
     panel.hand = int(view["hands"][seat]["count"])

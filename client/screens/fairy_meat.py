@@ -742,6 +742,7 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
         legal = list(view.get("legal") or ())
         if legal:
             self.seen = [*legal, *self.seen][:200]
+        self.note_events(events)
         super().show(version, view, events)
 
     # -- drawing -------------------------------------------------------------------

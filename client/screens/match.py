@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
 from client.messages import Decide
-from client.render import dealt_damage, legal_slots, player_name, status_line
+from client.render import dealt_damage, legal_slots, status_line, with_names
 from client.screens.dialogs import HelpScreen
 from client.screens.duel import DUEL_HELP, DuelScreen
 from client.screens.question import QuestionScreen
@@ -30,6 +30,7 @@ from client.widgets import (
     StatusLine,
     TableInfo,
     WitchPanel,
+    seat_label,
     set_empire,
 )
 
@@ -136,6 +137,8 @@ class MatchScreen(DuelScreen):
         self.asked: tuple[int, float] | None = None
         """The question waiting for us: the version it came with, and when its time runs out."""
         self.question_screen: QuestionScreen | None = None
+        self.server_played: int | None = None
+        """The turn in which the server locked in our card because our time ran out."""
         self.dealt: tuple[int, list[int], list[list[str]]] | None = None
         """What the Empires took in the turn of the last duel seen in the events: its turn, per seat, and why."""
 
@@ -182,10 +185,16 @@ class MatchScreen(DuelScreen):
     def show(self, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the server: log its events, then redraw everything from it."""
         log = self.query_one("#log", EventLog)
+        self.note_events(events)
+        own = view.get("seat")
         for event in events:
             text = event.get("text")
+            if event.get("kind") == "timeout" and own is not None and event.get("seat") == own:
+                self.server_played = int(view.get("turn") or 0)
+                text = "Your time ran out: the server locked in a card for you."
             if text:
-                log.add(str(text), style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
+                log.add(with_names(str(text), self.names),
+                        style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
             if event.get("kind") == "over":
                 self.result_logged = True
         dealt = dealt_damage(events)
@@ -203,7 +212,8 @@ class MatchScreen(DuelScreen):
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
         if not self.result_logged:
-            log.add(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", style="bold")
+            log.add(with_names(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", self.names),
+                    style="bold")
             self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
@@ -215,18 +225,23 @@ class MatchScreen(DuelScreen):
             return
         own = view.get("seat")
         top, bottom = (0, 1) if own is None else (1 - own, own)
-        set_empire(self.query_one("#top", EmpirePanel), view, top)
-        set_empire(self.query_one("#bottom", EmpirePanel), view, bottom)
+        set_empire(self.query_one("#top", EmpirePanel), view, top, self.names)
+        set_empire(self.query_one("#bottom", EmpirePanel), view, bottom, self.names)
         self.query_one("#info", TableInfo).info = self._info(view)
         duel = self.query_one("#duel", DuelPanel)
         duel.order = (top, bottom)
-        duel.titles = ((player_name(0), player_name(1)) if own is None
-                       else (f"Opponent ({player_name(top)})", f"You ({player_name(own)})"))
-        duel.names = ("", "") if own is None else (("You", "Opponent") if own == 0 else ("Opponent", "You"))
+        def label(seat: int) -> str:
+            return seat_label(seat, self.names)
+
+        duel.titles = ((label(0), label(1)) if own is None
+                       else (f"Opponent ({label(top)})", f"You ({label(own)})"))
+        duel.names = ((label(0), label(1)) if own is None
+                      else (("You", "Opponent") if own == 0 else ("Opponent", "You")))
         duel.duel = self._duel(view.get("last_duel"))
         duel.revealed = view.get("revealed")
         modifiers = self.query_one("#modifiers", ModifiersPanel)
         modifiers.seat = own
+        modifiers.names = self.names
         modifiers.modifiers = list(view.get("modifiers") or [])
         hand = self.query_one("#hand", HandPanel)
         cards = self._cards(view)
@@ -250,6 +265,11 @@ class MatchScreen(DuelScreen):
             self.query_one("#hand", HandPanel).selected = selected
             self._refresh_witch()
 
+    def watch_names(self) -> None:
+        super().watch_names()
+        if self.view is not None:
+            self.view = self.view  # redraw the panels under the names the lobby gave
+
     def watch_free_seats(self) -> None:
         self.refusal = ""  # a refusal while the room waited is moot once the seat is taken
         self._refresh_status()
@@ -264,7 +284,10 @@ class MatchScreen(DuelScreen):
 
     def _duel(self, duel: dict[str, Any] | None) -> dict[str, Any] | None:
         """The last duel with the damage its Empire took as the events said it (``last_duel`` has it before modifiers)."""
-        if duel is None or self.dealt is None or self.dealt[0] != duel.get("turn"):
+        if duel is None:
+            return None
+        duel = {**duel, "summary": with_names(str(duel.get("summary", "")), self.names)}
+        if self.dealt is None or self.dealt[0] != duel.get("turn"):
             return duel
         return {**duel, "damage": list(self.dealt[1]), "reasons": self.dealt[2]}
 
@@ -272,7 +295,7 @@ class MatchScreen(DuelScreen):
         own = view.get("seat")
         first = int(view.get("first_drawer", 0))
         if own is None:
-            drawer = f"{player_name(first)} draws first"
+            drawer = f"{seat_label(first, self.names)} draws first"
         else:
             drawer = "you draw first" if first == own else "opponent draws first"
         info = f"deck {view.get('deck')} · turn {view.get('turn')} · {drawer}"
@@ -289,8 +312,10 @@ class MatchScreen(DuelScreen):
 
     def _refresh_status(self) -> None:
         if self.is_mounted:
+            timed_out = self.view is not None and self.server_played == self.view.get("turn")
             self.query_one("#status", StatusLine).status = self.with_refusal(
-                status_line(self.view, free_seats=self.free_seats, over=self.over))
+                status_line(self.view, free_seats=self.free_seats, over=self.over, timed_out=timed_out,
+                            names=self.names))
 
     def _selected_card(self) -> dict[str, Any] | None:
         cards = self._cards(self.view) if self.view is not None else []

@@ -114,8 +114,9 @@ async def test_spectator_sees_the_banner_and_no_hand_card(server_url: str) -> No
             assert len(secret) == 12
             assert [card for card in secret if card in text] == []
             assert not screen.query_one(HandPanel).display
-            for seat in (0, 1):
-                assert f"Player {seat + 1} ─ Empire" in text
+            for name in ("p1", "p2"):  # the names the lobby lists, not "Player 1/2"
+                await until(pilot, lambda n=name: f"{n} ─ Empire" in screen_text(app), f"{name}'s Empire")
+            text = screen_text(app)
             assert text.count("hand 6") == 2
 
             await p1.decide(s1, p1.views[room]["legal"][0])
