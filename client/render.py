@@ -133,7 +133,7 @@ def _duel_card(card: Mapping[str, Any] | None, power: int | None, title: str, wo
     if damage:
         body.append(f"\ntakes {damage}", style="bold")
     colour = card_colour(card) if card else ""
-    return Panel(body, title=title, border_style=colour or "none", expand=False, padding=(0, 1))
+    return Panel(body, title=Text(title), border_style=colour or "none", expand=False, padding=(0, 1))
 
 
 DAMAGE_TEXT = re.compile(r"takes (?:\d+|no) damage \((?P<why>.*)\)(?:; -?\d+ HP left)?\.?$")
@@ -192,7 +192,7 @@ def dealt_damage(events: Sequence[Mapping[str, Any]]) -> tuple[list[int], list[l
 
 def damage_line(who: str, took: int, parts: Sequence[str]) -> str:
     """"Opponent takes 4: 3 from the duel + 1 Cursed Witch in hand"; "" when the box's "takes n" says it all."""
-    if not took or (len(parts) == 1 and parts[0] == f"{took} from the duel"):
+    if not took or not parts or (len(parts) == 1 and parts[0] == f"{took} from the duel"):
         return ""
     verb = "take" if who == "You" else "takes"
     return f"{who} {verb} {took}: {' + '.join(parts)}"
@@ -233,7 +233,7 @@ def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles
         grid.add_column()
         for i, s in enumerate(order):
             title = names[s] if s < len(names) and names[s] else titles[i]
-            grid.add_row(f"Turn {duel.get('turn')}" if i == 0 else "", title,
+            grid.add_row(f"Turn {duel.get('turn')}" if i == 0 else "", Text(title),
                          _duel_row(cards[s], powers[s], winner == s, int(damage[s] or 0)))
         lines: list[RenderableType] = [grid]
     else:

@@ -50,7 +50,7 @@ class Banner(Static):
 
     def watch_message(self, message: str) -> None:
         self.set_class(not message, "-empty")
-        self.update(message)
+        self.update(Text(message))  # plain text: a notice may quote a player's name
 
 
 class EmpirePanel(Static):
@@ -95,8 +95,8 @@ class TableInfo(Static):
 
     info: reactive[str] = reactive("")
 
-    def render(self) -> str:
-        return self.info
+    def render(self) -> Text:
+        return Text(self.info)
 
 
 class DuelPanel(Static):
@@ -207,8 +207,8 @@ class StatusLine(Static):
         self.add_class("-cue")
         self.set_timer(self.FLASH, lambda: self.remove_class("-cue"))
 
-    def render(self) -> str:
-        return self.status
+    def render(self) -> Text:
+        return Text(self.status)  # plain text: a status may name a player
 
 
 def seat_label(seat: int, names: Sequence[str] = ()) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
@@ -68,7 +69,7 @@ class ScoresScreen(Screen[None]):
 
     def watch_tables(self, tables: dict[str, str]) -> None:
         for key, text in tables.items():
-            self.query_one(f"#{key}", Static).update(text)
+            self.query_one(f"#{key}", Static).update(Text(text))  # plain text: the tables hold players' names
 
     def action_refresh(self) -> None:
         self.post_message(RequestScores())

@@ -173,3 +173,4 @@ def test_damage_line_says_why_when_more_than_the_duel_dealt_damage() -> None:
     assert damage_line("You", 1, ["1 Cursed Witch in hand"]) == "You take 1: 1 Cursed Witch in hand"
     assert damage_line("You", 3, ["3 from the duel"]) == "", "the box's takes 3 says it all"
     assert damage_line("You", 0, []) == ""
+    assert damage_line("Player 2", 3, []) == "", "no reasons known (a replay's duel): the box says it"
