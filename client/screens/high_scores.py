@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from client.messages import RequestScores
-from client.scores import SOLITAIRES, format_table
+from client.scores import SOLITAIRES, format_table, game_title
 
 __all__ = ["ScoresScreen", "TABLES", "table_id"]
 
@@ -63,7 +63,7 @@ class ScoresScreen(Screen[None]):
         if table is not None:
             text = format_table(table)
         else:
-            heading = f"{game} — {'today' if daily else 'all time'}"
+            heading = f"{game_title(game)} — {'today' if daily else 'all time'}"
             text = f"{heading}\n{'-' * len(heading)}\n  unavailable: {error}"
         self.tables = {**self.tables, table_id(game, daily): text}
 

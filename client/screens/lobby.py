@@ -108,7 +108,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "join"),
         Binding("s", "spectate", "spectate"),
         Binding("c", "create", "create"),
-        Binding("b", "versus('strong')", "vs computer", show=False),
+        Binding("b", "versus('strong')", "vs computer", key_display="b/B"),
         Binding("B", "versus('random')", "vs random bot", show=False),
         Binding("g", "next_game", "game", show=False),
         Binding("d", "toggle_daily", "daily", show=False),
