@@ -20,7 +20,7 @@ from websockets.exceptions import WebSocketException
 
 from client.connection import ClientError
 from client.identity import IdentityStore
-from client.link import Link
+from client.link import Link, scrub
 from client.messages import (
     AbortMatch,
     AbortOffered,
@@ -82,6 +82,9 @@ from client.screens.name import NameScreen
 from client.screens.replay import ReplayScreen
 from client.widgets import StatusLine
 
+REFUSALS = frozenset({"illegal_decision", "not_your_turn", "match_over"})
+"""Error codes of a refused decision: the table says why in its status line."""
+
 __all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
 
 TABLE_SCREENS: dict[str, type[TableScreen]] = {
@@ -142,10 +145,19 @@ class CardroomApp(App[None]):
         self.push_screen(self.lobby)
         self.run_link()
 
-    @work(group="link", exclusive=True, name="link")
+    @work(group="link", exclusive=True, name="link", exit_on_error=False)
     async def run_link(self) -> None:
-        """The one worker that owns the websocket, for the app's whole life."""
-        await self.link.run()
+        """The one worker that owns the websocket, for the app's whole life.
+
+        An error it did not expect is said in one line (never a traceback, whose locals would show the
+        player key), with the key blanked out of it."""
+        try:
+            await self.link.run()
+        except Exception as exc:  # shown, not lost: the banner and a toast say it
+            key = self.link.store.key(self.link.address) if self.link.store is not None else None
+            text = scrub(f"{type(exc).__name__}: {exc}", key)
+            self._set_notice(f"the connection stopped: {text} (restart the client)")
+            self.notify(text, title="connection stopped", severity="error", markup=False)
 
     # -- helpers -------------------------------------------------------------------
 
@@ -241,7 +253,11 @@ class CardroomApp(App[None]):
             self.notify(f"This client cannot show {game!r} yet.", severity="error")
             self.request(self.link.leave(room), "leave")
             return
-        self.push_screen(screen(room, game, spectator=spectator))
+        table = screen(room, game, spectator=spectator)
+        summary = self.rooms.get(room)
+        if summary is not None and isinstance(table, DuelScreen):  # the names the lobby already listed
+            table.names = tuple(str(n or "") for n in summary.get("players") or ())
+        self.push_screen(table)
 
     @on(ViewArrived)
     def _view_arrived(self, message: ViewArrived) -> None:
@@ -386,7 +402,17 @@ class CardroomApp(App[None]):
 
     @on(Decide)
     def _decide(self, message: Decide) -> None:
-        self.request(self.link.decide(message.room, message.decision), "decision")
+        self.request(self._send_decision(message.room, message.decision), "decision")
+
+    async def _send_decision(self, room: str, decision: dict[str, Any]) -> None:
+        """Send a decision; a refusal (the engine's reason) goes to the table's status line."""
+        try:
+            await self.link.decide(room, decision)
+        except ClientError as exc:
+            screen = self.match_screen(room)
+            if screen is None or exc.code not in REFUSALS:
+                raise
+            screen.refused(exc.message)
 
     # -- identity, clocks, table talk, the end of a match -------------------------------
 
@@ -441,7 +467,8 @@ class CardroomApp(App[None]):
         if screen is None:
             return
         who = screen.seat_name(message.seat)
-        screen.set_away(message.seat, not message.connected)
+        if not screen.set_away(message.seat, not message.connected):
+            return  # a player sitting down (or creating the room) is not "back"
         if message.connected:
             text = f"{who} is back."
         else:

@@ -44,7 +44,7 @@ from client.messages import (
     YourRooms,
 )
 
-__all__ = ["RETRY_DELAYS", "Link", "address_of"]
+__all__ = ["RETRY_DELAYS", "Link", "address_of", "scrub"]
 
 REVEALED = ("server_seed", "salt", "seeding", "nonces", "reveal_after")
 """What ``match_over`` reveals of the deal besides the seed and the commitment (docs/protocol.md, Seeds)."""
@@ -52,7 +52,11 @@ RETRY_DELAYS: tuple[float, ...] = (0.25, 1.0, 2.0, 4.0, 8.0)
 """Pauses before each reconnection attempt; the last one repeats."""
 
 NAME_ERRORS = frozenset({"name_taken", "bad_name"})
-"""Refusals of our hello that trying again cannot cure: the player must choose another name."""
+"""Refusals of our name: the player must choose another one."""
+BUSY_ERRORS = frozenset({"rate_limited", "server_full", "unavailable", "internal"})
+"""Refusals of our hello that trying again later may cure: retried like a failed connection. Every other refusal
+(``bad_field`` for a name over 40 characters, ``protocol_version``…) asks the player for a name again, with the
+server's reason."""
 GONE_ERRORS = frozenset({"unknown_room", "bad_token", "room_closed"})
 """Refusals that mean a stored seat token will never work again."""
 
@@ -98,21 +102,19 @@ class Link:
         connected_before = False
         try:
             while True:
+                key = self.store.key(self.address) if self.store is not None else None
                 try:
-                    key = self.store.key(self.address) if self.store is not None else None
                     client = await Client.connect(self.url, name=self.name, key=key)
                 except ClientError as exc:
-                    if exc.code not in NAME_ERRORS:
-                        raise
+                    if exc.code in BUSY_ERRORS:
+                        failures = await self._wait(failures, scrub(_reason(exc), key))
+                        continue
                     self.renamed.clear()
-                    self.post(NameRefused(exc.code, exc.message, self.name))
+                    self.post(NameRefused(exc.code, scrub(exc.message, key), self.name))
                     await self.renamed.wait()
                     continue
                 except CONNECT_ERRORS as exc:
-                    delay = self.delays[min(failures, len(self.delays) - 1)]
-                    failures += 1
-                    self.post(Disconnected(self.address, _reason(exc), delay))
-                    await asyncio.sleep(delay)
+                    failures = await self._wait(failures, scrub(_reason(exc), key))
                     continue
                 failures = 0
                 self.client = client
@@ -136,6 +138,13 @@ class Link:
             if self.client is not None:
                 with contextlib.suppress(Exception):
                     await self.client.close()
+
+    async def _wait(self, failures: int, reason: str) -> int:
+        """Say the connection failed (and why), pause before the next attempt; the failures so far, plus this one."""
+        delay = self.delays[min(failures, len(self.delays) - 1)]
+        self.post(Disconnected(self.address, reason, delay))
+        await asyncio.sleep(delay)
+        return failures + 1
 
     async def _restore(self, client: Client) -> None:
         """After a reconnect: resume each held seat with its token and re-spectate watched rooms."""
@@ -377,6 +386,19 @@ class Link:
 
 TALK_KINDS = frozenset({"chat", "presence", "room_closed", "rematch_offered", "rematch_ready", "abort_offered",
                         "seat_moved"})
+
+
+def scrub(text: str, key: str | None) -> str:
+    """``text`` with the secret player key (and any long piece of it) blanked out: nothing shown ever holds it."""
+    if not key:
+        return text
+    text = text.replace(key, "[key hidden]")
+    piece = 12
+    for start in range(0, max(1, len(key) - piece + 1)):
+        fragment = key[start:start + piece]
+        if len(fragment) == piece and fragment in text:
+            text = text.replace(fragment, "[key hidden]")
+    return text
 
 
 def _reason(exc: BaseException) -> str:

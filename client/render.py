@@ -7,6 +7,7 @@ same in monochrome (``NO_COLOR``).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,6 +23,7 @@ __all__ = [
     "WITCH_COLOUR",
     "card_colour",
     "card_label",
+    "damage_line",
     "dealt_damage",
     "duel_renderable",
     "hand_renderable",
@@ -31,6 +33,7 @@ __all__ = [
     "player_name",
     "revealed_renderable",
     "status_line",
+    "with_names",
     "witch_renderable",
 ]
 
@@ -82,7 +85,7 @@ def hp_bar(hp: int, max_hp: int, width: int = 15) -> Text:
 
 
 def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None, playable: set[int],
-                    locked_slot: int | None) -> Text:
+                    locked_slot: int | None, rules: bool = True) -> Text:
     """Numbered cards in notation, one per line: the selection marked, unplayable cards dimmed.
 
     One card a line keeps each notation unbroken at any width; the number is the key
@@ -110,9 +113,11 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
             out.append(f"  cooldown {card['cooldown']}", style="dim")
         elif card.get("banned"):
             out.append("  may never be played", style="dim")
+        elif playable and i not in playable:
+            out.append("  ✗ not playable now (Enter says why)", style="dim")
         if card.get("kind") == "witch":
             out.append(f"  witch · {card.get('rarity', '')}", style="dim")
-            if i == selected and card.get("rules"):
+            if rules and i == selected and card.get("rules"):
                 for line in str(card["rules"]).splitlines():
                     out.append(f"\n      {line}", style=WITCH_COLOUR)
     return out
@@ -128,55 +133,123 @@ def _duel_card(card: Mapping[str, Any] | None, power: int | None, title: str, wo
     if damage:
         body.append(f"\ntakes {damage}", style="bold")
     colour = card_colour(card) if card else ""
-    return Panel(body, title=title, border_style=colour or "none", expand=False, padding=(0, 1))
+    return Panel(body, title=Text(title), border_style=colour or "none", expand=False, padding=(0, 1))
 
 
-def dealt_damage(events: Sequence[Mapping[str, Any]]) -> tuple[list[int], str] | None:
-    """The Empire damage the last duel in ``events`` dealt to each seat after every modifier, and the server's
-    sentence saying so ("" when no modifier changed it); None when no duel is in the events.
+DAMAGE_TEXT = re.compile(r"takes (?:\d+|no) damage \((?P<why>.*)\)(?:; -?\d+ HP left)?\.?$")
+"""The server's sentence for an Empire's damage: "Player 2's Empire takes 5 damage (lost the duel); 25 HP left."."""
+
+
+def _why(event: Mapping[str, Any]) -> str:
+    """The reason a ``damage`` event gives ("lost the duel", "Cursed Witch in hand"), from its sentence."""
+    found = DAMAGE_TEXT.search(str(event.get("text") or ""))
+    return found.group("why") if found else "other damage"
+
+
+def dealt_damage(events: Sequence[Mapping[str, Any]]) -> tuple[list[int], list[list[str]]] | None:
+    """What each Empire took in the turn of the last duel in ``events``, and why, part by part; None when no duel
+    is in the events.
 
     The ``fight`` event (like ``last_duel``) carries the damage the duel called for, before modifiers
-    such as Witch of Wrath's +3; the ``damage`` event the server sends right after it for the loser
-    says what the Empire actually took, as the log does.
+    such as Witch of Wrath's +3; each ``damage`` event the server sends in the same batch (the duel's own,
+    a Cursed Witch held at the turn's end, a Voodoo Witch's…) says what an Empire actually took and why.
+    The parts read "3 from the duel", "3 from effects in play", "1 Cursed Witch in hand".
     """
-    for i in range(len(events) - 1, -1, -1):
-        fight = events[i]
-        if fight.get("kind") != "fight":
+    fights = [i for i, event in enumerate(events) if event.get("kind") == "fight"]
+    if not fights:
+        return None
+    fight = events[fights[-1]]
+    called = [int(d or 0) for d in fight.get("damage") or [0, 0]]
+    winner = fight.get("winner")
+    took = [0, 0]
+    parts: list[list[str]] = [[], []]
+    duel_seen = False
+    start = fights[-2] + 1 if len(fights) > 1 else 0
+    for i, event in enumerate(events[start:], start=start):
+        if event.get("kind") != "damage" or event.get("seat") not in (0, 1):
             continue
-        dealt = [int(d or 0) for d in fight.get("damage") or [0, 0]]
-        winner = fight.get("winner")
-        after = events[i + 1] if i + 1 < len(events) else {}
-        if winner is None or not dealt[1 - int(winner)] or after.get("kind") != "damage" \
-                or after.get("seat") != 1 - int(winner):
-            return dealt, ""
-        took = int(after.get("amount") or 0)
-        changed = took != dealt[1 - int(winner)]
-        dealt[1 - int(winner)] = took
-        return dealt, str(after.get("text") or "") if changed else ""
-    return None
+        seat, amount, why = int(event["seat"]), int(event.get("amount") or 0), _why(event)
+        took[seat] += amount
+        if why == "lost the duel" and i > fights[-1] and not duel_seen and winner is not None \
+                and seat == 1 - int(winner):
+            duel_seen = True
+            base = called[seat]
+            if amount == base:
+                parts[seat].append(f"{amount} from the duel")
+            elif amount > base:
+                parts[seat] += [f"{base} from the duel", f"{amount - base} from effects in play"]
+            else:
+                parts[seat].append(f"{amount} from the duel ({base} less {base - amount} by effects in play)")
+        elif amount:
+            parts[seat].append(f"{amount} {why}")
+    if not duel_seen and winner is not None:
+        loser = 1 - int(winner)
+        if called[loser] and not any(e.get("kind") == "damage" for e in events[start:]):
+            took[loser] += called[loser]  # a server that sends no damage event: the duel's own figure
+            parts[loser].append(f"{called[loser]} from the duel")
+    return took, parts
 
 
-def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles: Sequence[str]) -> RenderableType:
-    """The last revealed duel: both cards side by side (``order`` of seats, with ``titles``) and its summary.
+def damage_line(who: str, took: int, parts: Sequence[str]) -> str:
+    """"Opponent takes 4: 3 from the duel + 1 Cursed Witch in hand"; "" when the box's "takes n" says it all."""
+    if not took or not parts or (len(parts) == 1 and parts[0] == f"{took} from the duel"):
+        return ""
+    verb = "take" if who == "You" else "takes"
+    return f"{who} {verb} {took}: {' + '.join(parts)}"
 
-    ``damage`` is what each Empire took; ``dealt``, when present, the server's sentence for damage a modifier changed.
+
+def _duel_row(card: Mapping[str, Any] | None, power: int | None, won: bool, damage: int) -> Text:
+    out = Text()
+    out.append_text(card_label(card))
+    if power is not None:
+        out.append(f"  power {power}")
+    if won:
+        out.append("  ★ wins", style="bold")
+    if damage:
+        out.append(f"  takes {damage}", style="bold")
+    return out
+
+
+def duel_renderable(duel: Mapping[str, Any] | None, order: Sequence[int], titles: Sequence[str], *,
+                    compact: bool = False, names: Sequence[str] = ("", "")) -> RenderableType:
+    """The last revealed duel: both cards (``order`` of seats, with ``titles``), its summary, and the damage's reasons.
+
+    ``damage`` is what each Empire took this turn; ``reasons``, when present, its parts ("3 from the duel",
+    "1 Cursed Witch in hand"), written out under the duel whenever more than the duel dealt damage. ``names``
+    (per seat: "You", "Opponent") say who took it. ``compact``: one line per card instead of two boxes,
+    for a short terminal.
     """
     if duel is None:
         return Text("No duel revealed yet.", style="italic")
     cards = duel.get("cards") or [None, None]
     powers = duel.get("powers") or [None, None]
     damage = duel.get("damage") or [0, 0]
+    reasons = duel.get("reasons") or [[], []]
     winner = duel.get("winner")
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column()
-    grid.add_column(vertical="middle")
-    grid.add_column()
-    panels = [_duel_card(cards[s], powers[s], titles[i], winner == s, int(damage[s] or 0)) for i, s in enumerate(order)]
-    grid.add_row(panels[0], Text("vs", style="bold"), panels[1])
-    heading = Text(f"Turn {duel.get('turn')} duel", style="bold")
-    lines: list[RenderableType] = [heading, grid, Text(str(duel.get("summary", "")))]
-    if duel.get("dealt"):  # what the Empire took once modifiers had their say, as the server wrote it
-        lines.append(Text(str(duel["dealt"]), style="bold"))
+    grid = Table.grid(padding=(0, 2 if not compact else 1))
+    if compact:
+        grid.add_column(style="bold")
+        grid.add_column(style="bold")
+        grid.add_column()
+        for i, s in enumerate(order):
+            title = names[s] if s < len(names) and names[s] else titles[i]
+            grid.add_row(f"Turn {duel.get('turn')}" if i == 0 else "", Text(title),
+                         _duel_row(cards[s], powers[s], winner == s, int(damage[s] or 0)))
+        lines: list[RenderableType] = [grid]
+    else:
+        grid.add_column()
+        grid.add_column(vertical="middle")
+        grid.add_column()
+        panels = [_duel_card(cards[s], powers[s], titles[i], winner == s, int(damage[s] or 0))
+                  for i, s in enumerate(order)]
+        grid.add_row(panels[0], Text("vs", style="bold"), panels[1])
+        lines = [Text(f"Turn {duel.get('turn')} duel", style="bold"), grid]
+    lines.append(Text(str(duel.get("summary", ""))))
+    for s in order:
+        who = names[s] if s < len(names) and names[s] else player_name(s)
+        line = damage_line(who, int(damage[s] or 0), reasons[s] if s < len(reasons) else ())
+        if line:
+            lines.append(Text(line, style="bold"))
     return Group(*lines)
 
 
@@ -193,14 +266,14 @@ def revealed_renderable(cards: Sequence[Mapping[str, Any] | None], order: Sequen
     return Group(heading, grid)
 
 
-def modifiers_renderable(modifiers: Sequence[Mapping[str, Any]], seat: int | None) -> Text:
+def modifiers_renderable(modifiers: Sequence[Mapping[str, Any]], seat: int | None, names: Sequence[str] = ()) -> Text:
     """The effects in play, one a line: whose it is ("yours" for the viewer's) and until which turn."""
     out = Text()
     out.append("In play", style="bold")
     for modifier in modifiers:
         owner = modifier.get("owner")
         if seat is None:
-            whose = "" if owner is None else f" ({player_name(int(owner))}'s)"
+            whose = "" if owner is None else f" ({with_names(f'Player {int(owner) + 1}', names)}'s)"
         else:
             whose = " (yours)" if owner == seat else " (opponent's)"
         out.append("\n • ")
@@ -230,18 +303,36 @@ def waiting_line(free_seats: int) -> str:
     return "waiting for an opponent to join" if free_seats == 1 else f"waiting for {free_seats} players to join"
 
 
+SEAT_WORDS = re.compile(r"\b(Player|Seat) (\d+)\b")
+"""How the server's texts name a seat: "Player 1" (seat 0) in event texts, "Seat 0" in a forfeit's or resignation's."""
+
+
+def with_names(text: str, names: Sequence[str]) -> str:
+    """The server's text with each "Player n" / "Seat n" it names replaced by that seat's player name, when known."""
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(2)) - (1 if found.group(1) == "Player" else 0)
+        known = names[seat] if 0 <= seat < len(names) else ""
+        return known or player_name(seat) if 0 <= seat else found.group(0)
+
+    return SEAT_WORDS.sub(name, text)
+
+
 def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
-                over: Mapping[str, Any] | None = None) -> str:
+                over: Mapping[str, Any] | None = None, timed_out: bool = False, names: Sequence[str] = ()) -> str:
     """One line saying whose move it is, drawn from the view (and the lobby's seat count, the match_over message)."""
     if view is None:  # no view yet, or a room not dealt until every seat is taken
         return waiting_line(free_seats) if free_seats else "waiting for the table…"
+
+    def name(seat: int) -> str:
+        return (names[seat] if 0 <= seat < len(names) else "") or player_name(seat)
+
     seat = view.get("seat")
     outcome = view.get("outcome") or (over or {}).get("outcome")
     if outcome:
         detail = str(outcome.get("detail") or outcome.get("reason", ""))
         winner = outcome.get("winner")
         if seat is None:
-            return f"match over: {detail}"
+            return f"match over: {with_names(detail, names)}"
         verdict = "a draw" if winner is None else "you win" if winner == seat else "you lose"
         return f"match over: {detail} — {verdict}"
     if free_seats:
@@ -250,16 +341,18 @@ def status_line(view: Mapping[str, Any] | None, *, free_seats: int = 0,
     waiting = view.get("waiting_for")
     if waiting is not None:
         if seat is None:
-            return f"spectating · turn {view.get('turn')} · waiting for {player_name(int(waiting))}'s choice"
+            return f"spectating · turn {view.get('turn')} · waiting for {name(int(waiting))}'s choice"
         if waiting == seat:
             question = view.get("question") or {}
             return f"your choice: {question.get('prompt', 'answer the question')} (a to answer)"
         return "waiting for the opponent's choice"
     if seat is None:
-        shown = [f"{player_name(s)} {LOCK} locked in" for s in (0, 1) if locked[s]]
+        shown = [f"{name(s)} {LOCK} locked in" for s in (0, 1) if locked[s]]
         return f"spectating · turn {view.get('turn')}" + ("".join(f" · {s}" for s in shown))
     opponent_locked = locked[1 - seat]
     if view.get("locked_card"):
+        if timed_out:
+            return f"time ran out: the server played {view['locked_card']['text']} for you — waiting for the opponent"
         return f"you locked in {view['locked_card']['text']} — waiting for the opponent"
     if (view.get("passed") or [False, False])[seat]:
         return "you have no playable card and pass — waiting for the opponent"

@@ -5,14 +5,23 @@ from typing import Any
 
 from client.connection import Client, ClientError
 
-__all__ = ["SOLITAIRES", "format_table", "show_scores"]
+__all__ = ["GAME_TITLES", "SOLITAIRES", "format_table", "game_title", "show_scores"]
 
 SOLITAIRES = ("fairy_tableau", "queens_challenge")
+GAME_TITLES: dict[str, str] = {"fairy_tableau": "Fairy Tableau", "queens_challenge": "Queen's Challenge",
+                               "creature_wars": "Creature Wars", "fairy_meat": "Fairy Meat"}
+"""Each game's title, as the lobby lists it, by its wire name."""
+
+
+def game_title(game: str) -> str:
+    """A game's title ("Fairy Tableau"), or its wire name for a game this client does not know."""
+    return GAME_TITLES.get(game, game)
 
 
 def format_table(table: dict[str, Any]) -> str:
     """A table as aligned text: rank, score, name, room."""
-    title = f"{table['game']} — {'today (' + table['table'][6:] + ')' if table['table'].startswith('daily:') else 'all time'}"
+    when = f"today ({table['table'][6:]})" if table["table"].startswith("daily:") else "all time"
+    title = f"{game_title(str(table['game']))} — {when}"
     lines = [title, "-" * len(title)]
     if not table["entries"]:
         lines.append("  no scores yet")

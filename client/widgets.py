@@ -4,7 +4,7 @@ They only draw what they are given (see :mod:`client.render`); none of them know
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -33,6 +33,7 @@ __all__ = [
     "TableInfo",
     "WitchPanel",
     "empire_title",
+    "seat_label",
     "set_empire",
 ]
 
@@ -49,7 +50,7 @@ class Banner(Static):
 
     def watch_message(self, message: str) -> None:
         self.set_class(not message, "-empty")
-        self.update(message)
+        self.update(Text(message))  # plain text: a notice may quote a player's name
 
 
 class EmpirePanel(Static):
@@ -76,7 +77,7 @@ class EmpirePanel(Static):
             return out
         out.append(self.title, style="bold")
         out.append(" ─ Empire ")
-        out.append_text(hp_bar(self.hp, self.max_hp))
+        out.append_text(hp_bar(self.hp, self.max_hp, 15 if self.size.width >= 72 else 8))
         out.append(f" ─ hand {self.hand}")
         if self.locked:
             out.append(f" ─ {LOCK} locked in", style="bold")
@@ -94,8 +95,8 @@ class TableInfo(Static):
 
     info: reactive[str] = reactive("")
 
-    def render(self) -> str:
-        return self.info
+    def render(self) -> Text:
+        return Text(self.info)
 
 
 class DuelPanel(Static):
@@ -113,11 +114,15 @@ class DuelPanel(Static):
     revealed: reactive[list[dict[str, Any] | None] | None] = reactive(None, always_update=True, layout=True)
     order: reactive[tuple[int, int]] = reactive((1, 0))
     titles: reactive[tuple[str, str]] = reactive(("Opponent", "You"))
+    names: reactive[tuple[str, str]] = reactive(("", ""))
+    """Who each seat is in the damage lines ("You", "Opponent"; "" for the server's "Player n")."""
+    compact: reactive[bool] = reactive(False, layout=True)
+    """One line per card instead of two boxes (a short terminal)."""
 
     def render(self) -> Any:
         if self.revealed:
             return revealed_renderable(self.revealed, self.order, self.titles)
-        return duel_renderable(self.duel, self.order, self.titles)
+        return duel_renderable(self.duel, self.order, self.titles, compact=self.compact, names=self.names)
 
 
 class ModifiersPanel(Static):
@@ -130,12 +135,13 @@ class ModifiersPanel(Static):
 
     modifiers: reactive[list[dict[str, Any]]] = reactive(list, always_update=True, layout=True)
     seat: reactive[int | None] = reactive(None)
+    names: tuple[str, ...] = ()
 
     def watch_modifiers(self, modifiers: list[dict[str, Any]]) -> None:
         self.set_class(not modifiers, "-empty")
 
     def render(self) -> Text:
-        return modifiers_renderable(self.modifiers, self.seat)
+        return modifiers_renderable(self.modifiers, self.seat, self.names)
 
 
 class HandPanel(Static):
@@ -149,10 +155,12 @@ class HandPanel(Static):
     selected: reactive[int | None] = reactive(None)
     playable: reactive[frozenset[int]] = reactive(frozenset())
     locked_slot: reactive[int | None] = reactive(None)
+    rules: reactive[bool] = reactive(True, layout=True)
+    """Whether a selected witch's rules are written under it (not on a short terminal: ``w`` shows them)."""
 
     def render(self) -> Text:
         return hand_renderable(self.cards, selected=self.selected, playable=set(self.playable),
-                               locked_slot=self.locked_slot)
+                               locked_slot=self.locked_slot, rules=self.rules)
 
 
 class WitchPanel(Static):
@@ -199,20 +207,25 @@ class StatusLine(Static):
         self.add_class("-cue")
         self.set_timer(self.FLASH, lambda: self.remove_class("-cue"))
 
-    def render(self) -> str:
-        return self.status
+    def render(self) -> Text:
+        return Text(self.status)  # plain text: a status may name a player
 
 
-def empire_title(seat: int, own: int | None) -> str:
-    """"You (Player 1)", "Opponent (Player 2)", or just "Player 2" for spectators."""
+def seat_label(seat: int, names: Sequence[str] = ()) -> str:
+    """A seat's player name as the lobby lists it, or "Player n" when unknown."""
+    return (names[seat] if 0 <= seat < len(names) else "") or player_name(seat)
+
+
+def empire_title(seat: int, own: int | None, names: Sequence[str] = ()) -> str:
+    """"You (ada)", "Opponent (bob)", or just "bob" for spectators ("Player n" for a name not known)."""
     if own is None:
-        return player_name(seat)
-    return f"{'You' if seat == own else 'Opponent'} ({player_name(seat)})"
+        return seat_label(seat, names)
+    return f"{'You' if seat == own else 'Opponent'} ({seat_label(seat, names)})"
 
 
-def set_empire(panel: EmpirePanel, view: Mapping[str, Any], seat: int) -> None:
+def set_empire(panel: EmpirePanel, view: Mapping[str, Any], seat: int, names: Sequence[str] = ()) -> None:
     """Fill an Empire panel from the public part of a view."""
-    panel.title = empire_title(seat, view.get("seat"))
+    panel.title = empire_title(seat, view.get("seat"), names)
     panel.hp = int(view["hp"][seat])
     panel.max_hp = int(view.get("max_hp") or 30)
     panel.hand = int(view["hands"][seat]["count"])

@@ -61,6 +61,10 @@ class DuelScreen(TableScreen):
         """The clocks of the last view that carried them."""
         self.away: set[int] = set()
         """Seats no connection watches (their clock runs on; they forfeit after the grace period)."""
+        self.dropped: set[int] = set()
+        """Seats seen to drop (a ``presence`` push saying so): only their return is news ("X is back")."""
+        self.timeouts_seen: set[int] = set()
+        """Seats whose time ran out at least once (a ``timeout`` event): which rule a forfeit was by."""
         self.talk = TableTalk(id="talk")
         """The chat: made with the screen, so a notice that arrives before the screen is mounted is kept."""
 
@@ -96,13 +100,37 @@ class DuelScreen(TableScreen):
             if self.end_screen is not None:
                 self.end_screen.ending = self.ending
 
-    def set_away(self, seat: int, away: bool) -> None:
-        """A ``presence`` push: mark the seat away (or back) on the clock line."""
+    def set_away(self, seat: int, away: bool) -> bool:
+        """A ``presence`` push: mark the seat away (or back) on the clock line. Whether it is news: a drop, or the
+        return of a seat seen to drop (a player sitting down or creating the room is not "back")."""
+        news = away or seat in self.dropped
         if away:
             self.away.add(seat)
+            self.dropped.add(seat)
         else:
             self.away.discard(seat)
+            self.dropped.discard(seat)
         self.name_clocks()
+        return news
+
+    def note_events(self, events: list[dict[str, Any]]) -> None:
+        """Remember the seats whose time ran out (the server decided for them)."""
+        for event in events:
+            if event.get("kind") == "timeout" and isinstance(event.get("seat"), int):
+                self.timeouts_seen.add(int(event["seat"]))
+
+    def forfeit_why(self, outcome: dict[str, Any]) -> str:
+        """The one rule a forfeit was by, when this table can tell: a seat that was here lost on its clock; one
+        that was away and never timed out, by staying away. "" when either could be."""
+        winner = outcome.get("winner")
+        if outcome.get("reason") != "forfeit" or not isinstance(winner, int):
+            return ""
+        loser = 1 - winner
+        if loser not in self.away:
+            return "the clock ran out 3 times in a row"
+        if loser not in self.timeouts_seen:
+            return "stayed away past the grace period"
+        return ""
 
     def name_clocks(self) -> None:
         """Label the clocks: "You", the opponent's name, or the players' names for a spectator."""
@@ -137,8 +165,12 @@ class DuelScreen(TableScreen):
     def show_end(self, outcome: dict[str, Any], seed: int | None, commitment: str, published: str | None,
                  reveal: dict[str, Any] | None = None) -> None:
         """The match is over: open the end screen over the table."""
-        self.ending = Ending(self.room, self.game, dict(outcome), self.names, self.own_seat(), seed, commitment, published,
-                             dict(reveal or {}))
+        names = list(self.names) + [""] * (2 - len(self.names))
+        own = self.own_seat()
+        if own is not None and own < len(names) and not names[own]:
+            names[own] = str(getattr(self.app, "player", "") or "")  # our own name, when the lobby has not listed it
+        self.ending = Ending(self.room, self.game, dict(outcome), tuple(names), own, seed, commitment, published,
+                             dict(reveal or {}), self.forfeit_why(outcome))
         self.action_end()
 
     def rematch_offered(self, seat: int) -> None:

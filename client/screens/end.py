@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from client.messages import OfferRematch, WatchReplay
+from client.render import with_names
 from client.verify import derived_seed, salted_commitment
 
 __all__ = ["REASON_WORDS", "EndScreen", "Ending", "commitment_of", "result_line", "seed_check"]
@@ -60,6 +61,8 @@ class Ending:
     """The commitment as first published (room creation, lobby, spectating); None if it was never seen."""
     reveal: Mapping[str, Any] = field(default_factory=dict)
     """The rest ``match_over`` revealed: ``server_seed``, ``salt``, ``seeding``, ``nonces``, or ``reveal_after``."""
+    forfeit_why: str = ""
+    """For a forfeit, the one rule that applied when the table could tell ("the clock ran out 3 times in a row")."""
 
     def name(self, seat: int) -> str:
         """A seat's player name, "Player n" when unknown."""
@@ -82,10 +85,15 @@ def result_line(ending: Ending) -> Text:
         head = "You win" if winner == ending.seat else "You lose"
     line = Text(head, style="bold")
     words = REASON_WORDS.get(reason, reason)
-    if reason in ("resigned", "forfeit") and isinstance(winner, int) and len(ending.names) > 1:
+    if reason in ("resigned", "forfeit") and isinstance(winner, int):
         loser = 1 - winner
         who = "you" if loser == ending.seat else ending.name(loser)
-        words = f"{who} resigned" if reason == "resigned" else f"{who} lost by {words}"
+        if reason == "resigned":
+            words = f"{who} resigned"
+        elif ending.forfeit_why:
+            words = f"{who} lost by forfeit: {ending.forfeit_why}"
+        else:
+            words = f"{who} lost by {words}"
     if words:
         line.append(f" — {words}")
     return line
@@ -189,12 +197,13 @@ class EndScreen(Screen[str | None]):
         ending = self.ending
         result = result_line(ending)
         detail = str(ending.outcome.get("detail") or "")
-        if detail:
-            result.append(f"\n{detail}", style="dim")
+        if detail and not (ending.forfeit_why and ending.outcome.get("reason") == "forfeit"):
+            result.append(f"\n{with_names(detail, [ending.name(s) for s in range(max(len(ending.names), 2))])}",
+                          style="dim")
         scores: Sequence[Any] = ending.outcome.get("scores") or ()
         for seat in range(max(len(ending.names), len(scores), 2)):
-            result.append(f"\nPlayer {seat + 1}: ")
-            result.append(ending.name(seat) if seat < len(ending.names) and ending.names[seat] else "—", style="bold")
+            result.append("\n")
+            result.append(ending.name(seat), style="bold")
             if seat == ending.seat:
                 result.append(" (you)")
             if seat < len(scores):

@@ -94,6 +94,12 @@ None) and a Numbered card, both sealed and revealed together. Same colours: the 
 wins; different colours: the lowest. The reveal panel shows each step of the sum the
 server made. Opponent's Trumps kept face down show only as 🂠. Nobody may look through the
 Spoils Heap: the table shows its size and its top card.
+
+Weapons, chosen by each fairy before the first round:
+  Claws         one attack a combat; no extra card.
+  Moon Dagger   one attack a combat, with 1 more card in the attack hand.
+  Vibro-Master  two attacks from one combat hand, 1 more attack card, and
+                the defender draws 1 card fewer to defend with.
 """
 
 
@@ -736,6 +742,7 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
         legal = list(view.get("legal") or ())
         if legal:
             self.seen = [*legal, *self.seen][:200]
+        self.note_events(events)
         super().show(version, view, events)
 
     # -- drawing -------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
@@ -17,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from client.messages import RequestScores
-from client.scores import SOLITAIRES, format_table
+from client.scores import SOLITAIRES, format_table, game_title
 
 __all__ = ["ScoresScreen", "TABLES", "table_id"]
 
@@ -62,13 +63,13 @@ class ScoresScreen(Screen[None]):
         if table is not None:
             text = format_table(table)
         else:
-            heading = f"{game} — {'today' if daily else 'all time'}"
+            heading = f"{game_title(game)} — {'today' if daily else 'all time'}"
             text = f"{heading}\n{'-' * len(heading)}\n  unavailable: {error}"
         self.tables = {**self.tables, table_id(game, daily): text}
 
     def watch_tables(self, tables: dict[str, str]) -> None:
         for key, text in tables.items():
-            self.query_one(f"#{key}", Static).update(text)
+            self.query_one(f"#{key}", Static).update(Text(text))  # plain text: the tables hold players' names
 
     def action_refresh(self) -> None:
         self.post_message(RequestScores())

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -70,7 +71,7 @@ HELP = """\
 QUIT_QUESTION = "You hold a seat in a running match: {rooms}.\nQuit anyway?"
 
 
-def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]:
+def room_row(room: dict[str, Any], held: bool) -> tuple[str, Text, str, Text, Text]:
     """One table row: ``#id``, game title, ``taken/seats``, the players' names ("—" for a free seat), and the
     status (the score so far of a solitaire, whether a seat is ours, daily or scenario, watchers)."""
     status = str(room.get("status", ""))
@@ -92,8 +93,9 @@ def room_row(room: dict[str, Any], held: bool) -> tuple[str, str, str, str, str]
     if clock:
         status += f" · ⏱{clock}"
     players = ", ".join(str(name) or "—" for name in room.get("players") or ())
-    return (f"#{room['room']}", str(room.get("title") or room.get("game", "")),
-            f"{room.get('taken', 0)}/{room.get('seats', 0)}", players, status)
+    # names (and anything else a server sends) are plain text: a str cell of a DataTable would be read as markup
+    return (f"#{room['room']}", Text(str(room.get("title") or room.get("game", ""))),
+            f"{room.get('taken', 0)}/{room.get('seats', 0)}", Text(players), Text(status))
 
 
 class LobbyScreen(Screen[None]):
@@ -120,7 +122,7 @@ class LobbyScreen(Screen[None]):
         Binding("p", "play_now", "play now", show=False),
         Binding("P", "play_now(True)", "play now or computer", show=False),
         Binding("escape", "cancel_play_now", "stop waiting", show=False),
-        Binding("b", "versus('strong')", "vs computer", show=False),
+        Binding("b", "versus('strong')", "vs computer", key_display="b/B"),
         Binding("B", "versus('random')", "vs random bot", show=False),
         Binding("g", "next_game", "game", show=False),
         Binding("d", "toggle_daily", "daily", show=False),
@@ -153,7 +155,7 @@ class LobbyScreen(Screen[None]):
         yield Banner(id="notice")
         with Vertical(id="rooms-pane"):
             yield YourRoomsList(id="yours")
-            table: DataTable[str] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            table: DataTable[str | Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             yield table
             yield Static(ROOM_KEYS, id="hint")
             yield Static("", id="waiting", classes="-idle")
@@ -194,7 +196,7 @@ class LobbyScreen(Screen[None]):
         """Rebuild the table from ``rooms``, keeping the cursor on the same room."""
         if not self.is_mounted:
             return
-        table: DataTable[str] = self.query_one("#rooms", DataTable)
+        table: DataTable[str | Text] = self.query_one("#rooms", DataTable)
         current = self.selected_room()
         table.clear()
         for room in self.rooms:
@@ -212,7 +214,7 @@ class LobbyScreen(Screen[None]):
 
     def selected_room(self) -> str | None:
         """The room id under the table's cursor, if any."""
-        table: DataTable[str] = self.query_one("#rooms", DataTable)
+        table: DataTable[str | Text] = self.query_one("#rooms", DataTable)
         if not table.row_count:
             return None
         row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)

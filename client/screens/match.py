@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
 from client.messages import Decide
-from client.render import dealt_damage, legal_slots, player_name, status_line
+from client.render import dealt_damage, legal_slots, status_line, with_names
 from client.screens.dialogs import HelpScreen
 from client.screens.duel import DUEL_HELP, DuelScreen
 from client.screens.question import QuestionScreen
@@ -30,10 +30,26 @@ from client.widgets import (
     StatusLine,
     TableInfo,
     WitchPanel,
+    seat_label,
     set_empire,
 )
 
 __all__ = ["SPECTATOR_BANNER", "MatchScreen"]
+
+SHORT = 32
+"""Terminals shorter than this get the short table."""
+
+NOTATION = """
+A card reads  Lvl.3 Fire Dragon {7}: Lvl.3 is its level, Fire its Power Type,
+Dragon its tribe and {7} its base strength (its power is 7 + 3 = 10; when it
+loses a duel, its Empire takes 7). A witch reads  Lvl.2 Blind Witch {3}.
+": (2)" after a card: back in hand, it waits 2 more turns (its cooldown);
+": (-)": it may never be played. "!" after a Power Type, a tribe or a witch's
+name (only ever in its holder's hand): the card is in a Rally. 4 cards of one
+tribe or of one Power Type in a hand give each of them +2 levels (+6 for both),
+and 4 witches give each witch +2.
+"""
+"""What the notation of a card means (read from ``engine/creature_wars/cards.py``'s ``notation``)."""
 
 HELP = """\
 [b]Creature Wars[/b]
@@ -54,8 +70,9 @@ a tie sends both cards back with a cooldown.
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
-Dimmed cards cannot be played now; ": (n)" after a card is its cooldown.
-"""
+Dimmed cards marked ✗ cannot be played now: Enter on one has the server say
+why in the status line.
+""" + NOTATION
 
 SPECTATOR_HELP = """\
 [b]Creature Wars[/b] (spectating)
@@ -70,7 +87,7 @@ each revealed duel and the log; never a card in a hand.
   ctrl+b      bell and flash on / off (a reveal)
   ?           this help
   q / Esc     leave the table
-"""
+""" + NOTATION
 
 
 class MatchScreen(DuelScreen):
@@ -84,9 +101,18 @@ class MatchScreen(DuelScreen):
     DEFAULT_CSS = """
     MatchScreen #body { height: 1fr; }
     MatchScreen #table { height: 1fr; width: 1fr; }
+    MatchScreen #mine { dock: bottom; height: auto; }
     MatchScreen #hand-title { height: 1; padding: 0 1; text-style: bold; }
     MatchScreen.-spectator #hand-title, MatchScreen.-spectator HandPanel { display: none; }
+    MatchScreen.-short #hand-title { display: none; }
+    MatchScreen.-short ModifiersPanel { border-top: none; }
+    MatchScreen.-short EventLog { min-height: 0; }
     """
+
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # noqa: RUF012 (Screen declares it an instance variable)
+    """A terminal under :data:`SHORT` lines (80x24) gets the short table: the duel in two lines, no witch
+    rules under the hand (``w`` shows them), the log takes what is left. Your Empire and your whole hand
+    are docked at the bottom of the table, so nothing above them ever pushes a card off the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "pick(1)", "pick", key_display="1-9"),
@@ -111,8 +137,10 @@ class MatchScreen(DuelScreen):
         self.asked: tuple[int, float] | None = None
         """The question waiting for us: the version it came with, and when its time runs out."""
         self.question_screen: QuestionScreen | None = None
-        self.dealt: tuple[int, list[int], str] | None = None
-        """The damage the last duel seen in the events dealt: its turn, per seat (modifiers included), the server's words."""
+        self.server_played: int | None = None
+        """The turn in which the server locked in our card because our time ran out."""
+        self.dealt: tuple[int, list[int], list[list[str]]] | None = None
+        """What the Empires took in the turn of the last duel seen in the events: its turn, per seat, and why."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -124,10 +152,11 @@ class MatchScreen(DuelScreen):
                 yield TableInfo(id="info")
                 yield DuelPanel(id="duel")
                 yield ModifiersPanel(id="modifiers")
-                yield EmpirePanel(id="bottom")
-                yield Static("Your hand", id="hand-title")
-                yield HandPanel(id="hand")
                 yield EventLog(id="log", max_lines=500, wrap=True)
+                with Vertical(id="mine"):
+                    yield EmpirePanel(id="bottom")
+                    yield Static("Your hand", id="hand-title")
+                    yield HandPanel(id="hand")
             yield WitchPanel(id="witch")
         yield StatusLine(id="status")
         yield Footer()
@@ -140,6 +169,12 @@ class MatchScreen(DuelScreen):
         self._refresh_title()
         self._refresh_status()
 
+    def on_resize(self) -> None:
+        """A short terminal gets the compact duel and no witch rules under the hand."""
+        short = self.size.height < SHORT
+        self.query_one("#duel", DuelPanel).compact = short
+        self.query_one("#hand", HandPanel).rules = not short
+
     def _refresh_title(self) -> None:
         """The header: the game, the room, and whether we only watch or the match is over (short, for 80 columns)."""
         state = " · over" if self.finished() else " · watching" if self.spectator else ""
@@ -150,10 +185,16 @@ class MatchScreen(DuelScreen):
     def show(self, version: int, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the server: log its events, then redraw everything from it."""
         log = self.query_one("#log", EventLog)
+        self.note_events(events)
+        own = view.get("seat")
         for event in events:
             text = event.get("text")
+            if event.get("kind") == "timeout" and own is not None and event.get("seat") == own:
+                self.server_played = int(view.get("turn") or 0)
+                text = "Your time ran out: the server locked in a card for you."
             if text:
-                log.add(str(text), style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
+                log.add(with_names(str(text), self.names),
+                        style="bold" if event.get("kind") in ("reveal", "over", "mayhem") else "")
             if event.get("kind") == "over":
                 self.result_logged = True
         dealt = dealt_damage(events)
@@ -161,6 +202,8 @@ class MatchScreen(DuelScreen):
             self.dealt = (int(view["last_duel"].get("turn", 0)), *dealt)
         if version > 0 or view.get("turn", 0) > 1:
             self.free_seats = 0
+        if self.view is None or view.get("turn") != self.view.get("turn"):
+            self.refusal = ""  # a new turn: the refusal was about the last one
         self.version = version
         self.view = view
 
@@ -169,7 +212,8 @@ class MatchScreen(DuelScreen):
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
         if not self.result_logged:
-            log.add(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", style="bold")
+            log.add(with_names(f"Match over: {outcome.get('detail', outcome.get('reason', ''))}.", self.names),
+                    style="bold")
             self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
@@ -181,17 +225,23 @@ class MatchScreen(DuelScreen):
             return
         own = view.get("seat")
         top, bottom = (0, 1) if own is None else (1 - own, own)
-        set_empire(self.query_one("#top", EmpirePanel), view, top)
-        set_empire(self.query_one("#bottom", EmpirePanel), view, bottom)
+        set_empire(self.query_one("#top", EmpirePanel), view, top, self.names)
+        set_empire(self.query_one("#bottom", EmpirePanel), view, bottom, self.names)
         self.query_one("#info", TableInfo).info = self._info(view)
         duel = self.query_one("#duel", DuelPanel)
         duel.order = (top, bottom)
-        duel.titles = ((player_name(0), player_name(1)) if own is None
-                       else (f"Opponent ({player_name(top)})", f"You ({player_name(own)})"))
+        def label(seat: int) -> str:
+            return seat_label(seat, self.names)
+
+        duel.titles = ((label(0), label(1)) if own is None
+                       else (f"Opponent ({label(top)})", f"You ({label(own)})"))
+        duel.names = ((label(0), label(1)) if own is None
+                      else (("You", "Opponent") if own == 0 else ("Opponent", "You")))
         duel.duel = self._duel(view.get("last_duel"))
         duel.revealed = view.get("revealed")
         modifiers = self.query_one("#modifiers", ModifiersPanel)
         modifiers.seat = own
+        modifiers.names = self.names
         modifiers.modifiers = list(view.get("modifiers") or [])
         hand = self.query_one("#hand", HandPanel)
         cards = self._cards(view)
@@ -215,7 +265,13 @@ class MatchScreen(DuelScreen):
             self.query_one("#hand", HandPanel).selected = selected
             self._refresh_witch()
 
+    def watch_names(self) -> None:
+        super().watch_names()
+        if self.view is not None:
+            self.view = self.view  # redraw the panels under the names the lobby gave
+
     def watch_free_seats(self) -> None:
+        self.refusal = ""  # a refusal while the room waited is moot once the seat is taken
         self._refresh_status()
 
     def watch_over(self) -> None:
@@ -228,15 +284,18 @@ class MatchScreen(DuelScreen):
 
     def _duel(self, duel: dict[str, Any] | None) -> dict[str, Any] | None:
         """The last duel with the damage its Empire took as the events said it (``last_duel`` has it before modifiers)."""
-        if duel is None or self.dealt is None or self.dealt[0] != duel.get("turn"):
+        if duel is None:
+            return None
+        duel = {**duel, "summary": with_names(str(duel.get("summary", "")), self.names)}
+        if self.dealt is None or self.dealt[0] != duel.get("turn"):
             return duel
-        return {**duel, "damage": list(self.dealt[1]), "dealt": self.dealt[2]}
+        return {**duel, "damage": list(self.dealt[1]), "reasons": self.dealt[2]}
 
     def _info(self, view: dict[str, Any]) -> str:
         own = view.get("seat")
         first = int(view.get("first_drawer", 0))
         if own is None:
-            drawer = f"{player_name(first)} draws first"
+            drawer = f"{seat_label(first, self.names)} draws first"
         else:
             drawer = "you draw first" if first == own else "opponent draws first"
         info = f"deck {view.get('deck')} · turn {view.get('turn')} · {drawer}"
@@ -253,8 +312,10 @@ class MatchScreen(DuelScreen):
 
     def _refresh_status(self) -> None:
         if self.is_mounted:
-            self.query_one("#status", StatusLine).status = status_line(self.view, free_seats=self.free_seats,
-                                                                        over=self.over)
+            timed_out = self.view is not None and self.server_played == self.view.get("turn")
+            self.query_one("#status", StatusLine).status = self.with_refusal(
+                status_line(self.view, free_seats=self.free_seats, over=self.over, timed_out=timed_out,
+                            names=self.names))
 
     def _selected_card(self) -> dict[str, Any] | None:
         cards = self._cards(self.view) if self.view is not None else []
@@ -269,6 +330,7 @@ class MatchScreen(DuelScreen):
 
     def action_pick(self, n: int) -> None:
         self.app.clear_notifications()
+        self.refusal = ""
         count = len(self._cards(self.view)) if self.view is not None else 0
         if 1 <= n <= count:
             self.selected = n - 1
@@ -276,6 +338,7 @@ class MatchScreen(DuelScreen):
             self.notify(f"Your hand has {count} card(s).", severity="warning")
 
     def action_move(self, step: int) -> None:
+        self.refusal = ""
         count = len(self._cards(self.view)) if self.view is not None else 0
         if count:
             self.selected = (self.selected + step) % count
@@ -300,8 +363,9 @@ class MatchScreen(DuelScreen):
             why = "You have already locked in a card this turn."
         elif self._selected_card() is None:
             why = "No card selected."
-        else:
-            why = "That card cannot be played now."
+        else:  # only the engine knows why (a witch held, a cooldown…): the server's refusal says it
+            self.post_message(Decide(self.room, decision))
+            return
         self.notify(why, severity="warning")
 
     def action_witch(self) -> None:

@@ -1,4 +1,4 @@
-"""Asked when the server refuses our name (``name_taken`` or ``bad_name``): type another one, or quit."""
+"""Asked when the server refuses our hello (``name_taken``, ``bad_name``, ``bad_field``…): type another name, or quit."""
 from __future__ import annotations
 
 from typing import ClassVar
@@ -16,7 +16,9 @@ __all__ = ["NAME_HELP", "NameScreen"]
 NAME_HELP: dict[str, str] = {
     "name_taken": "That name belongs to another player on this server (it is bound to their player key).",
     "bad_name": "That name cannot be used (no control characters, at most 24 columns wide).",
+    "bad_field": "The server could not take that hello: a name has at most 40 characters (and 24 columns).",
 }
+OTHER_HELP = "The server refused to greet this client; its reason is below. Another name may be accepted."
 
 
 class NameScreen(ModalScreen[str | None]):
@@ -39,13 +41,13 @@ class NameScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         text = Text(f"The server refused the name {self.refused!r} ({self.code}).\n", style="bold")
-        text.append(NAME_HELP.get(self.code, ""))
+        text.append(NAME_HELP.get(self.code, OTHER_HELP))
         if self.message:
             text.append(f"\nServer: {self.message}", style="dim")
         text.append("\n\nChoose another name (Enter), or Esc to quit:")
         with Vertical():
             yield Static(text, id="refusal")
-            yield Input(value=self.refused, max_length=40, id="name")
+            yield Input(value=self.refused[:40], max_length=40, id="name")
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
@@ -20,7 +21,8 @@ from textual.widgets import Static
 from client.playing_cards import SUIT_SYMBOLS, card_box, face_text, faces_text, suit_colour
 from client.screens.solitaire import SolitaireScreen
 
-__all__ = ["QueensScreen", "hand_renderable", "in_play_renderable", "piles_renderable", "queens_info"]
+__all__ = ["QueensScreen", "hand_renderable", "in_play_line", "in_play_renderable", "piles_renderable", "piles_table",
+           "queens_info"]
 
 RULES = """\
 Defeat the challenge deck's cards one by one. Gather cards from your
@@ -78,6 +80,44 @@ def piles_renderable(view: Mapping[str, Any]) -> RenderableType:
         box.border_style = suit_colour(suit)
         boxes.append(box)
     return Columns(boxes, padding=(0, 1))
+
+
+def piles_table(view: Mapping[str, Any]) -> RenderableType:
+    """The four piles for a narrow table: one line each (suit, top card, power, attack, summoned card)."""
+    piles: Mapping[str, Any] = view.get("piles") or {}
+    summoned: Mapping[str, Any] = view.get("summoned") or {}
+    grid = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False)
+    for heading in ("pile", "top", "power", "attack", "summoned"):
+        grid.add_column(heading, header_style="dim", no_wrap=True)
+    for suit in [*piles] or list(SUIT_SYMBOLS):
+        pile = piles.get(suit) or {}
+        name = Text(f"{SUIT_SYMBOLS.get(suit, suit)} {pile.get('name', suit)}", style=suit_colour(suit))
+        grid.add_row(name, face_text(pile.get("top")), str(pile.get("power", 0)), str(pile.get("strength", "")),
+                     face_text(summoned.get(suit)))
+    return grid
+
+
+def in_play_line(view: Mapping[str, Any]) -> Text:
+    """The card in play in one or two lines, for a narrow table."""
+    card = view.get("in_play")
+    out = Text("In play: ", style="bold")
+    if not card:
+        out.append("nothing until the next flip", style="italic")
+        return out
+    out.append_text(face_text(card))
+    out.append(f" value {card.get('value', '?')}")
+    if card.get("lowered"):
+        out.append(f" (lowered by {card['lowered']} from {card.get('printed', '?')})", style="bold")
+    enemy = view.get("enemy")
+    if enemy:
+        out.append(" · attack with ")
+        out.append(f"{SUIT_SYMBOLS.get(str(enemy), str(enemy))} {_pile_name(view, str(enemy))}",
+                   style=suit_colour(str(enemy)))
+    beneath = list(view.get("in_play_stack") or [])[:-1]
+    if beneath:
+        out.append(f" · beneath ({len(beneath)}): ")
+        out.append_text(faces_text(reversed(beneath)))
+    return out
 
 
 def hand_renderable(view: Mapping[str, Any]) -> Text:
@@ -147,7 +187,18 @@ class QueensScreen(SolitaireScreen):
 
     DEFAULT_CSS = """
     QueensScreen #in-play, QueensScreen #piles, QueensScreen #hand { height: auto; margin-bottom: 1; }
+    QueensScreen.-compact #in-play, QueensScreen.-compact #piles { margin-bottom: 0; }
     """
+
+    COMPACT_WIDTH = 100
+    """Narrower terminals (80 columns) get the piles as a table and the card in play as a line, not boxes."""
+
+    def on_resize(self) -> None:
+        compact = self.size.width < self.COMPACT_WIDTH or self.size.height < 32
+        if compact != self.has_class("-compact"):
+            self.set_class(compact, "-compact")
+            if self.view is not None:
+                self.draw(self.view)
 
     def compose_table(self) -> Iterable[Widget]:
         yield Static(id="in-play")
@@ -161,7 +212,11 @@ class QueensScreen(SolitaireScreen):
         return queens_info(view)
 
     def draw(self, view: dict[str, Any]) -> None:
-        self.query_one("#in-play", Static).update(in_play_renderable(view))
-        self.query_one("#piles", Static).update(Group(Text("Power piles and summoning zone", style="bold"),
-                                                      piles_renderable(view)))
+        if self.has_class("-compact"):
+            self.query_one("#in-play", Static).update(in_play_line(view))
+            self.query_one("#piles", Static).update(piles_table(view))
+        else:
+            self.query_one("#in-play", Static).update(in_play_renderable(view))
+            self.query_one("#piles", Static).update(Group(Text("Power piles and summoning zone", style="bold"),
+                                                          piles_renderable(view)))
         self.query_one("#hand", Static).update(hand_renderable(view))

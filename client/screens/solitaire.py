@@ -83,7 +83,14 @@ class SolitaireScreen(TableScreen):
     SolitaireScreen #moves-title { height: 1; padding: 0 1; text-style: bold; }
     SolitaireScreen.-spectator #moves-pane { display: none; }
     SolitaireScreen EventLog { height: 1fr; }
+    SolitaireScreen.-short EventLog { height: 4; }
+    SolitaireScreen.-narrow #moves-pane { width: 40%; }
     """
+
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 (Screen declares it an instance variable)
+    """On a short terminal (24 lines) the log keeps three lines and the table the rest."""
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Screen declares it an instance variable)
+    """On a narrow terminal (80 columns) the moves take 40% of the width, not 50 columns."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "pick(1)", "pick", key_display="1-9"),
@@ -153,6 +160,8 @@ class SolitaireScreen(TableScreen):
             if text:
                 log.add(str(text), style="bold" if event.get("kind") == "over" else "")
         same = version == self.version
+        if not same:
+            self.refusal = ""
         self.version = version
         self.moves_kept = same
         self.view = view
@@ -194,7 +203,7 @@ class SolitaireScreen(TableScreen):
 
     def _refresh_status(self) -> None:
         if self.is_mounted:
-            self.query_one("#status", StatusLine).status = self.status_text()
+            self.query_one("#status", StatusLine).status = self.with_refusal(self.status_text())
 
     # -- keys ------------------------------------------------------------------------
 

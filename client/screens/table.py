@@ -6,6 +6,7 @@ the match through :meth:`TableScreen.match_over`. Each game's screen draws the v
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.reactive import reactive
@@ -14,12 +15,21 @@ from textual.screen import Screen
 from client.messages import LeaveRoom
 from client.screens.dialogs import ConfirmScreen
 
-__all__ = ["SPECTATOR_BANNER", "TableScreen", "decision_of"]
+__all__ = ["SPECTATOR_BANNER", "TableScreen", "decision_of", "refusal_text"]
 
 SPECTATOR_BANNER = "spectating: you see only public information"
 
 DISPLAY_KEYS = frozenset({"label", "loses"})
 """Keys the server adds to a legal decision for the client to show; they are not part of the decision."""
+
+
+SLOT = re.compile(r"\bin slot (\d+)\b")
+
+
+def refusal_text(message: str) -> str:
+    """The server's reason for refusing a decision, as the player reads it: hand slots counted from 1 as the keys are
+    ("Lvl.3 Giant {4} in slot 2 cannot be played…" reads "… (card 3) cannot be played…")."""
+    return SLOT.sub(lambda m: f"(card {int(m.group(1)) + 1})", message.strip()).rstrip(".")
 
 
 def decision_of(legal: dict[str, Any]) -> dict[str, Any]:
@@ -35,6 +45,8 @@ class TableScreen(Screen[None]):
     free_seats: reactive[int] = reactive(0)
     over: reactive[dict[str, Any] | None] = reactive(None)
     notice: reactive[str] = reactive("")
+    refusal: reactive[str] = reactive("")
+    """Why the server refused our last decision (shown in the status line until the next view or key)."""
 
     PLAYER_ACTIONS: frozenset[str] = frozenset()
     """Actions only a seated player in a running match has: off (and out of the footer) for spectators and at the end."""
@@ -51,6 +63,20 @@ class TableScreen(Screen[None]):
         """A new view from the server (with the events that led to it): redraw from it."""
         self.version = version
         self.view = view
+
+    def refused(self, message: str) -> None:
+        """The server refused our decision: say why in the status line (and a toast)."""
+        self.refusal = refusal_text(message)
+        self.notify(self.refusal, title="refused", severity="warning", markup=False)
+
+    def with_refusal(self, status: str) -> str:
+        """The status line, led by the reason of a refused decision while there is one."""
+        return f"refused: {self.refusal} · {status}" if self.refusal else status
+
+    def watch_refusal(self) -> None:
+        refresh = getattr(self, "_refresh_status", None)
+        if callable(refresh):
+            refresh()
 
     def match_over(self, outcome: dict[str, Any], seed: int | None, commitment: str) -> None:
         """The match_over message: the outcome, and the seed revealed against the commitment."""

@@ -114,8 +114,9 @@ async def test_spectator_sees_the_banner_and_no_hand_card(server_url: str) -> No
             assert len(secret) == 12
             assert [card for card in secret if card in text] == []
             assert not screen.query_one(HandPanel).display
-            for seat in (0, 1):
-                assert f"Player {seat + 1} ─ Empire" in text
+            for name in ("p1", "p2"):  # the names the lobby lists, not "Player 1/2"
+                await until(pilot, lambda n=name: f"{n} ─ Empire" in screen_text(app), f"{name}'s Empire")
+            text = screen_text(app)
             assert text.count("hand 6") == 2
 
             await p1.decide(s1, p1.views[room]["legal"][0])
@@ -209,8 +210,10 @@ async def test_witch_text_cooldown_leave_and_take_the_seat_back(server_url: str)
             assert line.split() == [str(slot + 1), *"Lvl.3 Fire Giant {4}: (1) cooldown 1".split()]
             sent = len(hook.decisions())
             await pilot.press(str(slot + 1), "enter")
-            await until(pilot, lambda: "That card cannot be played now." in hook.toasts(), "the refusal")
-            assert len(hook.decisions()) == sent
+            await until(pilot, lambda: "refused" in status(app), "the refusal")
+            assert f"Lvl.3 Fire Giant {{4}}: (1) (card {slot + 1}) is on cooldown for 1 turn(s)" in status(app), \
+                "the server's reason, the card counted from 1"
+            assert len(hook.decisions()) == sent + 1, "only the server knows why: the play is sent, and refused"
 
             # q asks first; n stays, y goes back to the lobby where the seat is marked ours
             await pilot.press("q")

@@ -101,6 +101,22 @@ def test_a_table_with_entries_is_written_rank_score_name_room() -> None:
         {"rank": 2, "name": "", "room": "d4e5f6", "score": 17},
     ]}
     lines = format_table(table).splitlines()
-    assert lines[0] == "queens_challenge — today (2030-01-02)" and set(lines[1]) == {"-"}
+    assert lines[0] == "Queen's Challenge — today (2030-01-02)" and set(lines[1]) == {"-"}, "the game's title"
     assert lines[2].split() == ["1.", "52", "ada", "#a1b2c3"]
     assert lines[3].split() == ["2.", "17", "anonymous", "#d4e5f6"]
+
+
+async def test_the_lobby_footer_shows_the_keys_to_play_the_computer() -> None:
+    from tests.client.helpers import screen_text
+    from tests.client.replay import ReplayApp, replay
+
+    app = ReplayApp([])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await replay(pilot)
+        footer = screen_text(app).splitlines()[-1]
+        assert "b/B vs computer" in footer and "c create" in footer, footer
+
+
+def test_score_tables_are_headed_with_the_game_title() -> None:
+    table = {"game": "fairy_tableau", "table": "all", "entries": []}
+    assert format_table(table).splitlines()[0] == "Fairy Tableau — all time"

@@ -62,7 +62,8 @@ async def test_the_end_screen_shows_the_result_the_names_and_the_seed_check(serv
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
             text = screen_text(app)
             assert "You win — knockout" in text
-            assert "Player 1: host" in text and "Player 2: guest (you)" in text
+            assert "│ host · " in text and "│ guest (you) · " in text, "names, never seats"
+            assert "Seat 0" not in text and "Player 1" not in text
             assert "Seed 77 revealed." in text
             assert "server secret 77, salt " in text and "seed from a fixed deal" in text
             assert "✓ matches the commitment published when the room was made" in text

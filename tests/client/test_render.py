@@ -12,6 +12,7 @@ from client.render import (
     TYPE_COLOURS,
     WITCH_COLOUR,
     card_label,
+    damage_line,
     dealt_damage,
     duel_renderable,
     hand_renderable,
@@ -147,13 +148,29 @@ def test_solitaire_status_line() -> None:
         "game over: all defeated — you win"
 
 
-def test_dealt_damage_takes_the_empire_damage_that_follows_the_fight() -> None:
+def test_dealt_damage_takes_the_empire_damage_of_the_turn_with_its_reasons() -> None:
     fight = {"kind": "fight", "text": "Player 1 wins the duel; Player 2 takes 2.", "winner": 0, "damage": [0, 2]}
     wrath = {"kind": "damage", "text": "Player 2's Empire takes 5 damage (lost the duel); 25 HP left.", "seat": 1,
              "amount": 5, "hp": 25}
-    assert dealt_damage([{"kind": "reveal", "text": ""}, fight, wrath]) == ([0, 5], wrath["text"])
+    assert dealt_damage([{"kind": "reveal", "text": ""}, fight, wrath]) == \
+        ([0, 5], [[], ["2 from the duel", "3 from effects in play"]])
     plain = {**wrath, "amount": 2, "text": "Player 2's Empire takes 2 damage (lost the duel); 28 HP left."}
-    assert dealt_damage([fight, plain]) == ([0, 2], ""), "no modifier: nothing more to say"
-    assert dealt_damage([fight]) == ([0, 2], "")
-    assert dealt_damage([{"kind": "fight", "winner": None, "damage": [0, 0]}, {**wrath, "seat": 0}]) == ([0, 0], "")
+    assert dealt_damage([fight, plain]) == ([0, 2], [[], ["2 from the duel"]])
+    cursed = {"kind": "damage", "text": "Player 2's Empire takes 1 damage (Cursed Witch in hand); 27 HP left.",
+              "seat": 1, "amount": 1, "hp": 27}
+    winner_cursed = {**cursed, "seat": 0, "text": "Player 1's Empire takes 1 damage (Cursed Witch in hand); 29 HP left."}
+    assert dealt_damage([fight, plain, cursed, winner_cursed]) == \
+        ([1, 3], [["1 Cursed Witch in hand"], ["2 from the duel", "1 Cursed Witch in hand"]])
+    assert dealt_damage([fight]) == ([0, 2], [[], ["2 from the duel"]]), "no damage event: the duel's own figure"
+    assert dealt_damage([{"kind": "fight", "winner": None, "damage": [0, 0]}, {**wrath, "seat": 0}]) == \
+        ([5, 0], [["5 lost the duel"], []])
     assert dealt_damage([wrath]) is None
+
+
+def test_damage_line_says_why_when_more_than_the_duel_dealt_damage() -> None:
+    assert damage_line("Opponent", 4, ["3 from the duel", "1 Cursed Witch in hand"]) == \
+        "Opponent takes 4: 3 from the duel + 1 Cursed Witch in hand"
+    assert damage_line("You", 1, ["1 Cursed Witch in hand"]) == "You take 1: 1 Cursed Witch in hand"
+    assert damage_line("You", 3, ["3 from the duel"]) == "", "the box's takes 3 says it all"
+    assert damage_line("You", 0, []) == ""
+    assert damage_line("Player 2", 3, []) == "", "no reasons known (a replay's duel): the box says it"

@@ -54,7 +54,7 @@ async def test_the_duel_box_shows_the_damage_the_empire_took_with_witch_of_wrath
             box = panel_text(app, "#duel")
             boxed = [cell.strip() for line in box.splitlines() for cell in line.split("│") if "│" in line]
             assert "takes 7" in boxed and "takes 4" not in boxed, "in the losing card's box: what its Empire took"
-            assert "Player 2's Empire takes 7 damage (lost the duel); 23 HP left." in box
+            assert "You take 7: 4 from the duel + 3 from effects in play" in box
             assert "takes 7 damage" in screen_text(app), "the log says the same"
 
 

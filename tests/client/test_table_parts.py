@@ -79,9 +79,9 @@ def test_the_lobby_says_each_rooms_clock() -> None:
     assert clock_setting(None) == "" and clock_setting({"move": 0, "bank": 0, "increment": 0}) == ""
     summary = {"room": "r", "game": "creature_wars", "title": "Creature Wars", "seats": 2, "taken": 1,
                "status": "waiting", "players": ["ada", ""], "clock": {"move": 30, "bank": 60, "increment": 0}}
-    assert room_row(summary, held=False)[-1] == "waiting · ⏱30s+1:00"
+    assert room_row(summary, held=False)[-1].plain == "waiting · ⏱30s+1:00"
     assert clock_short({"move": 20, "bank": 120, "increment": 2}) == "20s+2:00+2s" and clock_short(None) == ""
-    assert room_row({**summary, "clock": None}, held=False)[-1] == "waiting"
+    assert room_row({**summary, "clock": None}, held=False)[-1].plain == "waiting"
 
 
 def test_the_end_screen_says_who_asked_for_a_rematch() -> None:
