@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
 from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe, beats
-from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
+from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token, hooked
 from engine.creature_wars.state import PASS, Duel, Modifier, Pending, Phase, State
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, by_name, by_rarity
 from engine.interface import Event, Outcome, OutcomeReason, Seat
@@ -38,22 +38,32 @@ def spec_of(card: Card) -> WitchSpec | None:
 
 
 @functools.cache
-def _effect_named(name: str) -> Effect | None:
+def _effect_named(name: str) -> Effect[Table] | None:
     return EFFECTS.get(by_name(name).key)
 
 
-def effect_of(card: Card) -> Effect | None:
+def effect_of(card: Card) -> Effect[Table] | None:
     """The witch's effect (looked up once per name: it is on the per-decision path). Only witches are named."""
     return _effect_named(card.witch) if card.witch else None
 
 
-def _blocks(effect: Effect) -> bool:
+def _blocks(effect: Effect[Table]) -> bool:
     """Whether an effect restricts the other cards of its holder's hand at all."""
-    return type(effect).blocks is not Effect.blocks
+    return "blocks" in hooked(effect)
 
 
-def token_of(card: Card) -> Token | None:
+def token_of(card: Card) -> Token[Table] | None:
     return TOKENS.get(card.token) if card.token else None
+
+
+def _rule_hooks(mod: Modifier) -> frozenset[str]:
+    """The hooks the rule behind a modifier overrides."""
+    return hooked(RULES[mod.key])
+
+
+_POWER_DECIDE = frozenset({"power", "decide"})
+_DAMAGE = frozenset({"damage"})
+_AFTER_FIGHT = frozenset({"after_fight"})
 
 
 def rally_bonus(tribe_rally: bool, type_rally: bool) -> int:
@@ -178,32 +188,39 @@ class Table:
 
     # == hook sources ======================================================
 
-    def rule_sources(self) -> Iterator[tuple[Hooks, Source]]:
-        """The modifiers in play, each as it comes (one removed meanwhile is skipped); most turns have none."""
-        return self._rule_sources() if self.modifiers else iter(())
+    def rule_sources(self, hook: str) -> Iterator[tuple[Hooks[Table], Source]]:
+        """The modifiers in play whose rule overrides ``hook``, each as it comes (one removed meanwhile is
+        skipped); most turns have none, and most rules override one or two hooks."""
+        for mod in self.modifiers:
+            if hook in _rule_hooks(mod):
+                return self._rule_sources(frozenset((hook,)))
+        return iter(())
 
-    def _rule_sources(self) -> Iterator[tuple[Hooks, Source]]:
+    def _rule_sources(self, hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         for mod in list(self.modifiers):
-            if mod in self.modifiers:
+            if not hooks.isdisjoint(_rule_hooks(mod)) and mod in self.modifiers:
                 yield RULES[mod.key], Source(mod.owner, None, mod)
 
-    def fight_sources(self, cards: Sequence[Card | None]) -> Iterator[tuple[Hooks, Source]]:
-        """The modifiers in play, then the fighting cards' own effects and tokens."""
-        yield from self.rule_sources()
+    def fight_sources(self, cards: Sequence[Card | None], hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
+        """The modifiers in play, then the fighting cards' own effects and tokens: those overriding any of ``hooks``."""
+        if self.modifiers:
+            yield from self._rule_sources(hooks)
         for seat, card in enumerate(cards):
-            if card is None:
+            if card is None or (card.witch is None and card.token is None):
                 continue
-            hooks: Hooks | None = effect_of(card) or token_of(card)
-            if hooks is not None:
-                yield hooks, Source(seat, card)
+            found: Hooks[Table] | None = effect_of(card) or token_of(card)
+            if found is not None and not hooks.isdisjoint(hooked(found)):
+                yield found, Source(seat, card)
 
-    def held_sources(self) -> Iterator[tuple[Effect | Token, Source]]:
-        """Witches and tokens in hands (a snapshot: they may leave while iterating)."""
+    def held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
+        """Witches and tokens in hands that override ``hook`` (a snapshot: they may leave while iterating)."""
         for seat in (0, 1):
             for card in list(self.hands[seat]):
-                hooks: Effect | Token | None = effect_of(card) or token_of(card)
-                if hooks is not None:
-                    yield hooks, Source(seat, card)
+                if card.witch is None and card.token is None:
+                    continue
+                found: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
+                if found is not None and hook in hooked(found):
+                    yield found, Source(seat, card)
 
     # == events =============================================================
 
@@ -320,7 +337,7 @@ class Table:
 
     def enter(self, seat: Seat, card: Card) -> Card:
         """A card enters a hand (after the ``gained`` hooks); rallies are re-checked. No event."""
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources("gained"):
             card = hooks.gained(self, src, seat, card)
         self.hands[seat].append(card)
         self.rally(seat)
@@ -350,7 +367,7 @@ class Table:
             if not self.deck:
                 self.last_draw_turn = self.turn
             drawn += 1
-            for hooks, src in self.rule_sources():
+            for hooks, src in self.rule_sources("drawn"):
                 if card is None:
                     break
                 card = hooks.drawn(self, src, seat, card)
@@ -385,7 +402,7 @@ class Table:
         if self.outcome is not None:
             return 0
         hit = Hit(seat, amount, kind, card, winner_card)
-        for hooks, src in self.fight_sources(fight_cards) if fight_cards else self.rule_sources():
+        for hooks, src in self.fight_sources(fight_cards, _DAMAGE) if fight_cards else self.rule_sources("damage"):
             hooks.damage(self, src, hit)
         total = max(0, hit.total)
         if total <= 0:
@@ -428,7 +445,7 @@ class Table:
                   seat=seat, amount=amount, hp=self.hp[seat])
 
     def can_lose(self, seat: Seat) -> bool:
-        return all(hooks.can_lose(self, src, seat) for hooks, src in self.rule_sources())
+        return all(hooks.can_lose(self, src, seat) for hooks, src in self.rule_sources("can_lose"))
 
     def defeat(self, seat: Seat, why: str) -> None:
         """``seat`` loses at once (an Empire destroyed), unless something says it cannot lose now."""
@@ -459,19 +476,20 @@ class Table:
     # == playability ========================================================
 
     def playable_reason(self, seat: Seat, card: Card,
-                        blockers: Sequence[tuple[Effect, Card]] | None = None) -> str | None:
+                        blockers: Sequence[tuple[Effect[Table], Card]] | None = None) -> str | None:
         """Why ``seat`` may not play ``card`` now (None: it may). ``blockers``: the hand's held witches that
         restrict it, when the caller has already collected them."""
         if card.banned:
             return "may never be played"
         if card.ready_turn > self.turn:
             return f"is on cooldown for {card.cooldown(self.turn)} turn(s)"
-        own: Effect | Token | None = effect_of(card) or token_of(card)
-        if own is not None:
-            reason = own.playable(self, Source(seat, card))
-            if reason:
-                return reason
-        for hooks, src in self.rule_sources():
+        if card.witch is not None or card.token is not None:
+            own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
+            if own is not None and "playable" in hooked(own):
+                reason = own.playable(self, Source(seat, card))
+                if reason:
+                    return reason
+        for hooks, src in self.rule_sources("can_play"):
             reason = hooks.can_play(self, src, seat, card)
             if reason:
                 return reason
@@ -482,7 +500,7 @@ class Table:
                     return reason
         return None
 
-    def blockers(self, seat: Seat) -> list[tuple[Effect, Card]]:
+    def blockers(self, seat: Seat) -> list[tuple[Effect[Table], Card]]:
         """The witches in ``seat``'s hand that restrict what else it may play."""
         return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and _blocks(eff)]
 
@@ -563,9 +581,9 @@ class Table:
         self.first_drawer = 1 - self.first_drawer
         self.emit("turn", f"Turn {self.turn}: {who(self.first_drawer)} draws first.", turn=self.turn,
                   first_drawer=self.first_drawer)
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources("turn_start"):
             hooks.turn_start(self, src)
-        for held, src in self.held_sources():
+        for held, src in self.held_sources("held_start"):
             if src.card is not None and self.find(src.card) is not None:
                 held.held_start(self, Source(src.owner, self._current(src.card)))
         if self.outcome is not None:
@@ -576,7 +594,7 @@ class Table:
             self.last_draw_turn = self.turn - 1  # emptied last turn without a draw (destroyed, shuffled away ...)
         if not self.final_duel:
             for seat in (self.first_drawer, 1 - self.first_drawer):
-                if all(h.draws(self, s, seat) for h, s in self.rule_sources()):
+                if all(h.draws(self, s, seat) for h, s in self.rule_sources("draws")):
                     self.draw(seat)
             if self.over:
                 return  # a draw knocked an Empire out (The Witch of Tantalus' thirst)
@@ -592,7 +610,7 @@ class Table:
         """Seal forced plays and passes; resolve at once if nothing is left to choose."""
         self.sealed = [None, None]
         for seat in (0, 1):
-            for hooks, src in list(self.rule_sources()) + list(self.held_sources()):
+            for hooks, src in list(self.rule_sources("forced")) + list(self.held_sources("forced")):
                 forced = hooks.forced(self, src, seat)
                 if forced is not None and 0 <= forced < len(self.hands[seat]):
                     self.sealed[seat] = forced
@@ -620,7 +638,7 @@ class Table:
         passed = None in played
         for seat, card in enumerate(played):
             if card is not None:
-                for hooks, src in self.rule_sources():
+                for hooks, src in self.rule_sources("played"):
                     if hooks.counts_passed_plays or not passed:
                         hooks.played(self, src, seat, card)
 
@@ -676,10 +694,10 @@ class Table:
                 self.start_turn()
 
     def end_turn(self) -> None:
-        for held, src in self.held_sources():
+        for held, src in self.held_sources("held_end"):
             if src.card is not None and self.find(src.card) is not None:
                 held.held_end(self, Source(src.owner, self._current(src.card)))
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources("turn_end"):
             hooks.turn_end(self, src)
         self.modifiers = [m for m in self.modifiers if not m.until or m.until > self.turn]
 
@@ -696,7 +714,7 @@ class Table:
             self.record(cards, (None, None), None, (0, 0), "No duel: a player passed.")
             return
         fight = Fight([a, b], [a.power_against(b), b.power_against(a)])
-        sources = list(self.fight_sources(cards))
+        sources = list(self.fight_sources(cards, _POWER_DECIDE))
         for seat in (0, 1):
             for hooks, src in sources:
                 fight.powers[seat] = hooks.power(self, src, fight, seat, fight.powers[seat])
@@ -744,7 +762,7 @@ class Table:
             self.tally(fight)
             if self.outcome is not None:
                 return  # knocked out: the match ends there
-        for hooks, src in self.fight_sources(cards):
+        for hooks, src in self.fight_sources(cards, _AFTER_FIGHT):
             hooks.after_fight(self, src, fight)
         if winner is not None and not any(witches):
             won, lost = cards[winner], cards[1 - winner]
