@@ -13,11 +13,23 @@ KEEP = 8
 
 
 def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
-    """``fn(state, seat)`` remembered for the last ``KEEP`` calls, by the state's identity (states are frozen,
-    so one object always has one answer). The answer is shared: callers must not change it."""
+    """``fn(state, seat)`` remembered per state and seat (states are frozen, so one object always has one answer).
+
+    A state that carries a ``memo`` dict (a field left out of its comparisons, made empty with each new state)
+    keeps the answers itself, so that many rooms taking turns do not push each other's answers out; for any
+    other state the last ``KEEP`` answers are remembered by the state's identity. The answer is shared:
+    callers must not change it."""
     recent: list[tuple[Any, int, R]] = []
 
     def remembered(state: Any, seat: int) -> R:
+        memo: dict[Any, Any] | None = getattr(state, "memo", None)
+        if memo is not None:
+            key = (remembered, seat)
+            if key in memo:
+                found: R = memo[key]
+                return found
+            answer = memo[key] = fn(state, seat)
+            return answer
         for held, at, answer in recent:
             if held is state and at == seat:
                 return answer

@@ -138,7 +138,20 @@ class Card:
 
     def fresh(self) -> Card:
         """The card as it leaves play: cooldown gone (rally bonuses stay, they are permanent)."""
-        return replace(self, ready_turn=0)
+        if self.ready_turn == 0:
+            return self
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, 0, self.banned, self.token, self.tags)
+
+    def rallied(self, level: int, tribe_rally: bool, type_rally: bool, witch_rally: bool) -> Card:
+        """The card with its rally marks and level changed (as ``replace``, on the per-turn path)."""
+        return Card(self.uid, self.kind, level, self.base, self.tribe, self.ptype, self.witch, tribe_rally,
+                    type_rally, witch_rally, self.ready_turn, self.banned, self.token, self.tags)
+
+    def ready_at(self, turn: int) -> Card:
+        """The card first playable on ``turn`` (0: at once)."""
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, turn, self.banned, self.token, self.tags)
 
     def notation(self, turn: int | None = None, *, marks: bool = False) -> str:
         """The rules' one-line form: ``Lvl.X <Type> <Tribe> {b}``, ``: (#)``/``: (-)``; with ``marks``, ``!`` for rallies.

@@ -104,6 +104,9 @@ class Hit:
 class Hooks(Generic[TableT]):
     """Every hook, doing nothing by default. ``t`` is the table being changed."""
 
+    overrides: frozenset[str]
+    """The hooks this one's class overrides (see :func:`hooked`), set when it is registered."""
+
     counts_passed_plays = False
     """Whether ``played`` also sees a card played against a pass (only where the witch's ruling says so)."""
 
@@ -244,6 +247,7 @@ def _registrar(registry: dict[str, Any], key: str, attr: str, what: str) -> Call
             raise ValueError(f"{what} {key!r} registered twice")
         instance = cls()
         setattr(instance, attr, key)
+        instance.overrides = _hooked(cls)
         registry[key] = instance
         return cls
     return register

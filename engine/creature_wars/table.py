@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import functools
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
 from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe, beats
-from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token, hooked
+from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
 from engine.creature_wars.state import PASS, Duel, Modifier, Pending, Phase, State
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, by_name, by_rarity
 from engine.interface import Event, Outcome, OutcomeReason, Seat
 from engine.rng import Rng
 
-__all__ = ["RALLY_SIZE", "Table", "who"]
+__all__ = ["RALLY_SIZE", "Table", "playable_slots", "who"]
 
 RALLY_SIZE = 4
 T = TypeVar("T")
@@ -49,16 +48,43 @@ def effect_of(card: Card) -> Effect[Table] | None:
 
 def _blocks(effect: Effect[Table]) -> bool:
     """Whether an effect restricts the other cards of its holder's hand at all."""
-    return "blocks" in hooked(effect)
+    return "blocks" in effect.overrides
 
 
 def token_of(card: Card) -> Token[Table] | None:
     return TOKENS.get(card.token) if card.token else None
 
 
+_RESTRICTING = frozenset({"playable", "blocks"})
+
+
+def _restricted(modifiers: Sequence[Modifier], hand: Sequence[Card]) -> bool:
+    """Whether anything but cooldowns and bans may keep a card of ``hand`` from being played: a rule in play
+    that overrides ``can_play``, or a witch or token in the hand that restricts what may be played."""
+    for mod in modifiers:
+        if "can_play" in RULES[mod.key].overrides:
+            return True
+    for card in hand:
+        if card.witch is not None or card.token is not None:
+            own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
+            if own is not None and not _RESTRICTING.isdisjoint(own.overrides):
+                return True
+    return False
+
+
+def playable_slots(state: State, seat: Seat) -> list[int]:
+    """The hand positions ``seat`` may play now (as :meth:`Table.playable`); without a table when nothing but
+    cooldowns and bans can restrict the hand (the common case)."""
+    hand = state.hands[seat]
+    if _restricted(state.modifiers, hand):
+        return Table(state).playable(seat)
+    turn = state.turn
+    return [i for i, card in enumerate(hand) if not card.banned and card.ready_turn <= turn]
+
+
 def _rule_hooks(mod: Modifier) -> frozenset[str]:
     """The hooks the rule behind a modifier overrides."""
-    return hooked(RULES[mod.key])
+    return RULES[mod.key].overrides
 
 
 _POWER_DECIDE = frozenset({"power", "decide"})
@@ -101,8 +127,8 @@ class Table:
         self.at_once = 0  # > 0 inside :meth:`together`: HP changes there count as one moment
 
     def freeze(self, version: int) -> State:
-        return replace(
-            self.state,
+        return State(
+            options=self.state.options,
             version=version,
             opened=self.opened,
             phase=Phase.OVER if self.outcome else Phase.DUEL,
@@ -209,7 +235,7 @@ class Table:
             if card is None or (card.witch is None and card.token is None):
                 continue
             found: Hooks[Table] | None = effect_of(card) or token_of(card)
-            if found is not None and not hooks.isdisjoint(hooked(found)):
+            if found is not None and not hooks.isdisjoint(found.overrides):
                 yield found, Source(seat, card)
 
     def held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
@@ -219,7 +245,7 @@ class Table:
                 if card.witch is None and card.token is None:
                     continue
                 found: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-                if found is not None and hook in hooked(found):
+                if found is not None and hook in found.overrides:
                     yield found, Source(seat, card)
 
     # == events =============================================================
@@ -485,7 +511,7 @@ class Table:
             return f"is on cooldown for {card.cooldown(self.turn)} turn(s)"
         if card.witch is not None or card.token is not None:
             own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-            if own is not None and "playable" in hooked(own):
+            if own is not None and "playable" in own.overrides:
                 reason = own.playable(self, Source(seat, card))
                 if reason:
                     return reason
@@ -508,33 +534,48 @@ class Table:
         blockers = self.blockers(seat)
         return [i for i, c in enumerate(self.hands[seat]) if self.playable_reason(seat, c, blockers) is None]
 
+    def can_play_any(self, seat: Seat) -> bool:
+        """Whether ``seat`` may play any card of its hand now (as ``bool(self.playable(seat))``)."""
+        hand = self.hands[seat]
+        if not _restricted(self.modifiers, hand):
+            turn = self.turn
+            return any(not card.banned and card.ready_turn <= turn for card in hand)
+        blockers = self.blockers(seat)
+        return any(self.playable_reason(seat, c, blockers) is None for c in hand)
+
     # == rallies ============================================================
 
     def rally(self, seat: Seat) -> None:
         """Re-check rallies in one hand: +2 levels for a Tribe or Power rally, +6 for both, once per card."""
         hand = self.hands[seat]
         while True:
-            kins: dict[str, int] = {}
+            kins: dict[str, int] = {}  # by kin: a Tribe (a str enum, equal to its value) or a token's name
             types: dict[PowerType, int] = {}
             witches = 0
+            big = False  # whether any group (a kin, a type, the witches) is big enough to rally
             for card in hand:  # (the per-turn path: attributes read directly, not through properties)
                 if card.banned or (card.tags and card.has("no_rally")):
                     continue
                 if card.kind is CardKind.WITCH:
                     witches += 1
                     continue
-                kin = card.kin
+                kin = card.tribe if card.tribe is not None else card.token
                 if kin is not None:
-                    kins[kin] = kins.get(kin, 0) + 1
-                if card.ptype is not None:
-                    types[card.ptype] = types.get(card.ptype, 0) + 1
+                    n = kins[kin] = kins.get(kin, 0) + 1
+                    big = big or n >= RALLY_SIZE
+                ptype = card.ptype
+                if ptype is not None:
+                    n = types[ptype] = types.get(ptype, 0) + 1
+                    big = big or n >= RALLY_SIZE
+            if not big and witches < RALLY_SIZE:
+                return  # nothing can rally (most entries into a hand)
             upgrades: list[str] = []
             for i, card in enumerate(hand):
                 if card.banned or (card.tags and card.has("no_rally")):
                     continue
                 if card.kind is CardKind.WITCH:
                     if witches >= RALLY_SIZE and not card.witch_rally:
-                        hand[i] = replace(card, witch_rally=True, level=card.level + 2)
+                        hand[i] = card.rallied(card.level + 2, card.tribe_rally, card.type_rally, True)
                         upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + 2}")
                     continue
                 kin = card.kin
@@ -542,7 +583,7 @@ class Table:
                 type_rally = card.type_rally or (card.ptype is not None and types.get(card.ptype, 0) >= RALLY_SIZE)
                 if (tribe_rally, type_rally) != (card.tribe_rally, card.type_rally):
                     bonus = rally_bonus(tribe_rally, type_rally) - rally_bonus(card.tribe_rally, card.type_rally)
-                    hand[i] = replace(card, tribe_rally=tribe_rally, type_rally=type_rally, level=card.level + bonus)
+                    hand[i] = card.rallied(card.level + bonus, tribe_rally, type_rally, card.witch_rally)
                     upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + bonus}")
             if upgrades:
                 self.set_count(f"rallied:{seat}", 1)
@@ -616,7 +657,7 @@ class Table:
                     self.sealed[seat] = forced
                     self.emit("forced", f"{who(seat)} must play a card this turn.", seat=seat)
                     break
-            if self.sealed[seat] is None and not self.playable(seat):
+            if self.sealed[seat] is None and not self.can_play_any(seat):
                 self.sealed[seat] = PASS
                 self.emit("pass", f"{who(seat)} has no playable card and passes.", seat=seat)
         if self.sealed[0] is not None and self.sealed[1] is not None:
@@ -749,7 +790,7 @@ class Table:
                 self.removed.append(card)
             elif fight.returns[seat]:
                 ready = self.turn + 1 + fight.cooldown[seat] if fight.cooldown[seat] else 0
-                self.back_to_hand(seat, replace(card, ready_turn=ready))
+                self.back_to_hand(seat, card.ready_at(ready))
             else:
                 self.discard.append(card.fresh())
         self.record(cards, (fight.powers[0], fight.powers[1]), winner, (fight.damage[0], fight.damage[1]),
