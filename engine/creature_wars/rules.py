@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
-from engine.creature_wars.cards import Card, PowerType, Tribe
+from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
 from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
 from engine.creature_wars.table import Table, playable_slots, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
@@ -37,9 +37,9 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
         uid = len(deck)
     else:
         deck = []
-        for tribe in Tribe:
+        for tribe in TRIBES:
             for level in range(1, 7):
-                ptype, rng = rng.choice(list(PowerType))
+                ptype, rng = rng.choice(POWER_TYPES)
                 deck.append(Card.creature(uid, tribe, level, ptype))
                 uid += 1
     hands: list[list[Card]] = [[], []]

@@ -14,7 +14,7 @@ import functools
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
-from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe, beats
+from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card, CardKind, PowerType, Tribe, beats
 from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
 from engine.creature_wars.state import PASS, Duel, Modifier, Pending, Phase, State
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, by_name, by_rarity
@@ -25,7 +25,7 @@ __all__ = ["RALLY_SIZE", "Table", "playable_slots", "who"]
 
 RALLY_SIZE = 4
 T = TypeVar("T")
-CREATURE_TRIBES = tuple(Tribe)
+CREATURE_TRIBES = TRIBES
 
 
 def who(seat: Seat) -> str:
@@ -240,6 +240,15 @@ class Table:
 
     def held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         """Witches and tokens in hands that override ``hook`` (a snapshot: they may leave while iterating)."""
+        for hand in self.hands:
+            for card in hand:
+                if card.witch is not None or card.token is not None:
+                    found = effect_of(card) or token_of(card)
+                    if found is not None and hook in found.overrides:
+                        return self._held_sources(hook)
+        return iter(())  # none in either hand: no hook can run, so no hand can change meanwhile
+
+    def _held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         for seat in (0, 1):
             for card in list(self.hands[seat]):
                 if card.witch is None and card.token is None:
@@ -270,7 +279,7 @@ class Table:
         tribe = tribe if tribe is not None else self.pick(CREATURE_TRIBES)
         level = level if level is not None else self.randint(1, 6)
         if ptype is None and random_type:
-            ptype = self.pick(list(PowerType))
+            ptype = self.pick(POWER_TYPES)
         return Card.creature(self.uid(), tribe, level, ptype)
 
     def new_token(self, name: str, level: int, base: int, ptype: PowerType | None = None,
@@ -336,7 +345,8 @@ class Table:
         """Discard a card from a hand, face up (everyone sees it)."""
         taken = self.take(seat, card)
         self.discard.append(taken.fresh())
-        self.emit("discard", f"{who(seat)}'s {taken.notation()} is {why}.", seat=seat, card=taken.notation())
+        shown = taken.notation()
+        self.emit("discard", f"{who(seat)}'s {shown} is {why}.", seat=seat, card=shown)
 
     def remove(self, card: Card, why: str = "removed from the game") -> None:
         """Remove a card from the game wherever it is (hand, deck, discard)."""
@@ -578,10 +588,12 @@ class Table:
                         hand[i] = card.rallied(card.level + 2, card.tribe_rally, card.type_rally, True)
                         upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + 2}")
                     continue
-                kin = card.kin
+                if card.tribe_rally and card.type_rally:
+                    continue  # rallied both ways: nothing more to gain
+                kin = card.tribe if card.tribe is not None else card.token
                 tribe_rally = card.tribe_rally or (kin is not None and kins.get(kin, 0) >= RALLY_SIZE)
                 type_rally = card.type_rally or (card.ptype is not None and types.get(card.ptype, 0) >= RALLY_SIZE)
-                if (tribe_rally, type_rally) != (card.tribe_rally, card.type_rally):
+                if tribe_rally != card.tribe_rally or type_rally != card.type_rally:
                     bonus = rally_bonus(tribe_rally, type_rally) - rally_bonus(card.tribe_rally, card.type_rally)
                     hand[i] = card.rallied(card.level + bonus, tribe_rally, type_rally, card.witch_rally)
                     upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + bonus}")
