@@ -87,6 +87,10 @@ def _rule_hooks(mod: Modifier) -> frozenset[str]:
     return RULES[mod.key].overrides
 
 
+_RARITIES = tuple(Rarity)
+_RARITY_WEIGHTS = tuple(r.weight for r in _RARITIES)
+assert all(spec.key for spec in CATALOGUE)  # (so excluding no key excludes nobody)
+
 _POWER_DECIDE = frozenset({"power", "decide"})
 _DAMAGE = frozenset({"damage"})
 _AFTER_FIGHT = frozenset({"after_fight"})
@@ -261,7 +265,7 @@ class Table:
 
     def emit(self, kind: str, text: str, secret: Mapping[Seat, Mapping[str, Any]] | None = None,
              private: bool = False, **public: Any) -> None:
-        self.events.append(Event(kind, {"text": text, **public}, dict(secret or {}), private))
+        self.events.append(Event(kind, {"text": text, **public}, {} if secret is None else dict(secret), private))
 
     def tell(self, seat: Seat, text: str, **fields: Any) -> None:
         """An event for one seat alone (what an effect lets only that player see); its public part holds nothing."""
@@ -300,11 +304,11 @@ class Table:
         if self.count("witches_banned"):
             return None
         if rarity is None:
-            rarities = list(Rarity)
-            chosen, self.rng = self.rng.weighted(rarities, [r.weight for r in rarities])
+            chosen, self.rng = self.rng.weighted(_RARITIES, _RARITY_WEIGHTS)
         else:
             chosen = rarity
-        choices = [s for s in by_rarity(chosen) if s.key != exclude] or list(by_rarity(chosen))
+        everyone = by_rarity(chosen)
+        choices = [s for s in everyone if s.key != exclude] or everyone if exclude else everyone
         return self.new_witch(self.pick(choices))
 
     @staticmethod
@@ -558,6 +562,7 @@ class Table:
     def rally(self, seat: Seat) -> None:
         """Re-check rallies in one hand: +2 levels for a Tribe or Power rally, +6 for both, once per card."""
         hand = self.hands[seat]
+        witch_kind = CardKind.WITCH
         while True:
             kins: dict[str, int] = {}  # by kin: a Tribe (a str enum, equal to its value) or a token's name
             types: dict[PowerType, int] = {}
@@ -566,7 +571,7 @@ class Table:
             for card in hand:  # (the per-turn path: attributes read directly, not through properties)
                 if card.banned or (card.tags and card.has("no_rally")):
                     continue
-                if card.kind is CardKind.WITCH:
+                if card.kind is witch_kind:
                     witches += 1
                     continue
                 kin = card.tribe if card.tribe is not None else card.token
