@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["per_state", "per_value"]
+__all__ = ["carry_over", "per_state", "per_value"]
 
 R = TypeVar("R")
 KEEP = 8
@@ -41,6 +41,15 @@ def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
     remembered.__doc__ = fn.__doc__
     remembered.__name__ = fn.__name__
     return remembered
+
+
+def carry_over(remembered: Callable[[Any, int], Any], old: Any, new: Any, seat: int) -> None:
+    """Give ``new`` the answer ``remembered`` (a :func:`per_state` function) gave for ``old`` and ``seat``, if it
+    gave one and both states keep answers: for a caller that knows the two answers are the same."""
+    old_memo: dict[Any, Any] | None = getattr(old, "memo", None)
+    new_memo: dict[Any, Any] | None = getattr(new, "memo", None)
+    if old_memo is not None and new_memo is not None and (remembered, seat) in old_memo:
+        new_memo[remembered, seat] = old_memo[remembered, seat]
 
 
 def per_value(fn: Callable[[Any], R]) -> Callable[[Any], R]:

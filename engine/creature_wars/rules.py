@@ -13,7 +13,7 @@ from engine.creature_wars.state import Options, Phase, State, parse_card, sealed
 from engine.creature_wars.table import Table, playable_slots, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
-from engine.memo import per_state
+from engine.memo import carry_over, per_state
 from engine.rng import Rng
 
 __all__ = ["apply", "legal", "setup", "timer"]
@@ -148,7 +148,9 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
                 "text": f"{who(seat)}'s time is up: the server locks in the card in slot {slot}.", "seat": seat}))
         events.append(Event("locked_in", {"text": f"{who(seat)} has locked in.", "seat": seat}))
         sealed = (slot, state.sealed[1]) if seat == 0 else (state.sealed[0], slot)
-        return sealed_by(state, version, sealed), events
+        after = sealed_by(state, version, sealed)
+        carry_over(legal, state, after, 1 - seat)  # the other seat's hand, the rules in play and the turn are unchanged
+        return after, events
     table = Table(state)
     table.sealed[seat] = slot
     if timed_out:

@@ -733,10 +733,14 @@ class Table:
         eff = EFFECTS.get(pending.key)
         if eff is not None:
             eff.answer(self, Source(pending.seat, pending.caster), pending, choice)
-        if self.pending is not None or self.outcome is not None:
+        if self.waiting():  # (a method: the hook may have asked again, which a type checker cannot see)
             return
         if self.in_play is not None:
             self.resolve()
+
+    def waiting(self) -> bool:
+        """Whether the turn cannot go on now: a question is pending, or the match is over."""
+        return self.pending is not None or self.outcome is not None
 
     def after_duel(self) -> None:
         if self.outcome is None:
