@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
 from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
-from engine.creature_wars.table import Table, playable_slots, who
+from engine.creature_wars.table import SETTLED, Table, playable_slots, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
 from engine.memo import carry_over, per_state
@@ -150,6 +150,8 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         sealed = (slot, state.sealed[1]) if seat == 0 else (state.sealed[0], slot)
         after = sealed_by(state, version, sealed)
         carry_over(legal, state, after, 1 - seat)  # the other seat's hand, the rules in play and the turn are unchanged
+        if SETTLED in state.memo:
+            after.memo[SETTLED] = state.memo[SETTLED]
         return after, events
     table = Table(state)
     table.sealed[seat] = slot

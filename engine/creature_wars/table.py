@@ -96,6 +96,13 @@ _DAMAGE = frozenset({"damage"})
 _AFTER_FIGHT = frozenset({"after_fight"})
 
 
+Settled = tuple[list[Card], dict[str, int], dict[PowerType, int], int]
+"""A hand as a rally check left it (nothing in it can rally), with its cards counted by kin, by power type, and
+its witches."""
+SETTLED = "settled hands"
+"""The key under which a state's ``memo`` keeps its :data:`Settled` hands."""
+
+
 def rally_bonus(tribe_rally: bool, type_rally: bool) -> int:
     return 6 if tribe_rally and type_rally else 2 if tribe_rally or type_rally else 0
 
@@ -129,9 +136,11 @@ class Table:
         self.sacks = [list(state.sacks[0]), list(state.sacks[1])]
         self.events: list[Event] = []
         self.at_once = 0  # > 0 inside :meth:`together`: HP changes there count as one moment
+        self.settled: list[Settled | None] = list(state.memo.get(SETTLED, (None, None)))
+        """Per seat, the hand as the last rally check left it, and its group sizes (see :meth:`rally`)."""
 
     def freeze(self, version: int) -> State:
-        return State(
+        frozen = State(
             options=self.state.options,
             version=version,
             opened=self.opened,
@@ -158,6 +167,8 @@ class Table:
             cast=(self.cast[0], self.cast[1]),
             sacks=(tuple(self.sacks[0]), tuple(self.sacks[1])),
         )
+        frozen.memo[SETTLED] = (self.settled[0], self.settled[1])
+        return frozen
 
     # == randomness =========================================================
 
@@ -560,8 +571,14 @@ class Table:
     # == rallies ============================================================
 
     def rally(self, seat: Seat) -> None:
-        """Re-check rallies in one hand: +2 levels for a Tribe or Power rally, +6 for both, once per card."""
+        """Re-check rallies in one hand: +2 levels for a Tribe or Power rally, +6 for both, once per card.
+
+        A check leaves the hand settled: nothing in it can rally until a group grows. So when the hand is the one
+        the last check left (compared by value) plus one card that makes no group big enough, nothing is
+        counted again (most cards entering a hand)."""
         hand = self.hands[seat]
+        if self._still_settled(seat, hand):
+            return
         witch_kind = CardKind.WITCH
         while True:
             kins: dict[str, int] = {}  # by kin: a Tribe (a str enum, equal to its value) or a token's name
@@ -583,7 +600,8 @@ class Table:
                     n = types[ptype] = types.get(ptype, 0) + 1
                     big = big or n >= RALLY_SIZE
             if not big and witches < RALLY_SIZE:
-                return  # nothing can rally (most entries into a hand)
+                self.settled[seat] = (hand[:], kins, types, witches)
+                return  # nothing can rally
             upgrades: list[str] = []
             for i, card in enumerate(hand):
                 if card.banned or (card.tags and card.has("no_rally")):
@@ -615,7 +633,41 @@ class Table:
                               {seat: {"text": f"Your first Witch Rally grants {bonus_witch.notation()}.",
                                       "card": bonus_witch.notation()}}, private=True, seat=seat)
                     continue
+            self.settled[seat] = (hand[:], kins, types, witches)
             return
+
+    def _still_settled(self, seat: Seat, hand: list[Card]) -> bool:
+        """Whether ``hand`` is the hand the last rally check left plus one card that makes no group big enough to
+        rally (then the record is brought up to date)."""
+        settled = self.settled[seat]
+        if settled is None:
+            return False
+        cards, kins, types, witches = settled
+        n = len(cards)
+        if len(hand) != n + 1 or hand[:n] != cards:
+            return False
+        card = hand[n]
+        if card.banned or (card.tags and card.has("no_rally")):
+            pass  # counts in no group
+        elif card.kind is CardKind.WITCH:
+            witches += 1
+            if witches >= RALLY_SIZE:
+                return False
+        else:
+            kin = card.tribe if card.tribe is not None else card.token
+            if kin is not None:
+                size = kins.get(kin, 0) + 1
+                if size >= RALLY_SIZE:
+                    return False
+                kins = {**kins, kin: size}
+            ptype = card.ptype
+            if ptype is not None:
+                size = types.get(ptype, 0) + 1
+                if size >= RALLY_SIZE:
+                    return False
+                types = {**types, ptype: size}
+        self.settled[seat] = (hand[:], kins, types, witches)
+        return True
 
     # == the turn ===========================================================
 
