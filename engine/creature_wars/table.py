@@ -636,6 +636,27 @@ class Table:
             self.settled[seat] = (hand[:], kins, types, witches)
             return
 
+    def _leaves_settled(self, seat: Seat, index: int) -> None:
+        """The card at ``index`` is about to leave ``seat``'s hand: if the hand is the one the last rally check
+        left, the record follows (a settled hand stays settled when a card leaves: groups only shrink)."""
+        settled = self.settled[seat]
+        hand = self.hands[seat]
+        if settled is None or settled[0] != hand:
+            return
+        cards, kins, types, witches = settled
+        card = hand[index]
+        if card.banned or (card.tags and card.has("no_rally")):
+            pass  # counted in no group
+        elif card.kind is CardKind.WITCH:
+            witches -= 1
+        else:
+            kin = card.tribe if card.tribe is not None else card.token
+            if kin is not None:
+                kins = {**kins, kin: kins[kin] - 1}
+            if card.ptype is not None:
+                types = {**types, card.ptype: types[card.ptype] - 1}
+        self.settled[seat] = (cards[:index] + cards[index + 1:], kins, types, witches)
+
     def _still_settled(self, seat: Seat, hand: list[Card]) -> bool:
         """Whether ``hand`` is the hand the last rally check left plus one card that makes no group big enough to
         rally (then the record is brought up to date)."""
@@ -739,6 +760,7 @@ class Table:
         for seat in (0, 1):
             slot = self.sealed[seat]
             if slot is not None and slot != PASS:
+                self._leaves_settled(seat, slot)
                 played[seat] = self.hands[seat].pop(slot)
         self.sealed = [None, None]
         self.in_play = played
