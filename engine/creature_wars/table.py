@@ -10,7 +10,6 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 """
 from __future__ import annotations
 
-import functools
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
@@ -36,14 +35,20 @@ def spec_of(card: Card) -> WitchSpec | None:
     return by_name(card.witch) if card.is_witch and card.witch else None
 
 
-@functools.cache
-def _effect_named(name: str) -> Effect[Table] | None:
-    return EFFECTS.get(by_name(name).key)
+_EFFECT_NAMED: dict[str, Effect[Table] | None] = {}
+"""The effects by witch name, as they are looked up."""
 
 
 def effect_of(card: Card) -> Effect[Table] | None:
     """The witch's effect (looked up once per name: it is on the per-decision path). Only witches are named."""
-    return _effect_named(card.witch) if card.witch else None
+    name = card.witch
+    if not name:
+        return None
+    try:
+        return _EFFECT_NAMED[name]
+    except KeyError:
+        found = _EFFECT_NAMED[name] = EFFECTS.get(by_name(name).key)
+        return found
 
 
 def _blocks(effect: Effect[Table]) -> bool:

@@ -467,15 +467,19 @@ class State:
         )
 
 
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+"""The types of plain data that are values already: copied by reference."""
+
+
 def _plain(value: Any) -> Any:
     """A deep copy of plain data (maps, lists and tuples of strings, numbers, booleans and None)."""
     kind = type(value)
     if kind is dict:
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else _plain(v) for k, v in value.items()}
     if kind is list:
-        return [_plain(v) for v in value]
+        return [v if type(v) in _ATOMS else _plain(v) for v in value]
     if kind is tuple:
-        return tuple(_plain(v) for v in value)
+        return tuple(v if type(v) in _ATOMS else _plain(v) for v in value)
     return value
 
 
