@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["per_state", "per_value"]
+__all__ = ["carry_over", "per_state", "per_value"]
 
 R = TypeVar("R")
 KEEP = 8
@@ -13,11 +13,23 @@ KEEP = 8
 
 
 def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
-    """``fn(state, seat)`` remembered for the last ``KEEP`` calls, by the state's identity (states are frozen,
-    so one object always has one answer). The answer is shared: callers must not change it."""
+    """``fn(state, seat)`` remembered per state and seat (states are frozen, so one object always has one answer).
+
+    A state that carries a ``memo`` dict (a field left out of its comparisons, made empty with each new state)
+    keeps the answers itself, so that many rooms taking turns do not push each other's answers out; for any
+    other state the last ``KEEP`` answers are remembered by the state's identity. The answer is shared:
+    callers must not change it."""
     recent: list[tuple[Any, int, R]] = []
 
     def remembered(state: Any, seat: int) -> R:
+        memo: dict[Any, Any] | None = getattr(state, "memo", None)
+        if memo is not None:
+            key = (remembered, seat)
+            if key in memo:
+                found: R = memo[key]
+                return found
+            answer = memo[key] = fn(state, seat)
+            return answer
         for held, at, answer in recent:
             if held is state and at == seat:
                 return answer
@@ -29,6 +41,15 @@ def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
     remembered.__doc__ = fn.__doc__
     remembered.__name__ = fn.__name__
     return remembered
+
+
+def carry_over(remembered: Callable[[Any, int], Any], old: Any, new: Any, seat: int) -> None:
+    """Give ``new`` the answer ``remembered`` (a :func:`per_state` function) gave for ``old`` and ``seat``, if it
+    gave one and both states keep answers: for a caller that knows the two answers are the same."""
+    old_memo: dict[Any, Any] | None = getattr(old, "memo", None)
+    new_memo: dict[Any, Any] | None = getattr(new, "memo", None)
+    if old_memo is not None and new_memo is not None and (remembered, seat) in old_memo:
+        new_memo[remembered, seat] = old_memo[remembered, seat]
 
 
 def per_value(fn: Callable[[Any], R]) -> Callable[[Any], R]:

@@ -34,14 +34,8 @@ class Rng:
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform int in ``range(n)``, by rejection so no value is favoured."""
-        if n <= 0:
-            raise ValueError("below() needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
-        rng = self
-        while True:
-            value, rng = rng.next64()
-            if value < limit:
-                return value % n, rng
+        value, state = _below(self.state, n)
+        return value, Rng(state)
 
     def between(self, low: int, high: int) -> tuple[int, Rng]:
         """A uniform int in ``[low, high]``."""
@@ -64,8 +58,23 @@ class Rng:
     def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """A Fisher-Yates shuffle of ``items``."""
         out = list(items)
-        rng = self
+        state = self.state
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
+            j, state = _below(state, i + 1)
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), Rng(state)
+
+
+def _below(state: int, n: int) -> tuple[int, int]:
+    """:meth:`Rng.below` on the bare state (the same draws as :meth:`Rng.next64`, with no RNG made per draw)."""
+    if n <= 0:
+        raise ValueError("below() needs n >= 1")
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state = (state + _GOLDEN) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = z ^ (z >> 31)
+        if value < limit:
+            return value % n, state

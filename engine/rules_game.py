@@ -6,8 +6,9 @@ decisions also carries ``opened`` (the version its pending decisions opened at).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from engine.errors import MatchOver, NotYourTurn, TooLate
 from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat

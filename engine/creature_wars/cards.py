@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-__all__ = ["BASE_STRENGTH", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats"]
+__all__ = ["BASE_STRENGTH", "POWER_TYPES", "TRIBES", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats"]
 
 
 class Tribe(enum.StrEnum):
@@ -39,6 +39,11 @@ class PowerType(enum.StrEnum):
     NIGHTMARE = "Nightmare"
     HOLY = "Holy"
 
+
+TRIBES = tuple(Tribe)
+"""The tribes in their order (a constant: iterating an enum is slow)."""
+POWER_TYPES = tuple(PowerType)
+"""The power types in their order."""
 
 _CYCLE = (PowerType.ANCIENT, PowerType.FIRE, PowerType.NIGHTMARE, PowerType.HOLY)
 
@@ -95,17 +100,17 @@ class Card:
     def kin(self) -> str | None:
         """What Tribal Clashes and Tribe Rallies compare: the Tribe, or a token's own kind (a Phantom)."""
         if self.tribe is not None:
-            return self.tribe.value
-        return self.token if not self.is_witch else None
+            return self.tribe._value_
+        return self.token if self.kind is not CardKind.WITCH else None
 
     @property
     def name(self) -> str:
         """The word after the Power Type in the notation: Tribe, token name or witch name."""
-        if self.is_witch:
+        if self.kind is CardKind.WITCH:
             return self.witch or "Witch"
         if self.token is not None:
             return self.token
-        return self.tribe.value if self.tribe else "Creature"
+        return self.tribe._value_ if self.tribe else "Creature"
 
     def tag(self, name: str, default: int = 0) -> int:
         """A mark an effect left on the card (a web, a ring, an explosion turn ...)."""
@@ -138,24 +143,38 @@ class Card:
 
     def fresh(self) -> Card:
         """The card as it leaves play: cooldown gone (rally bonuses stay, they are permanent)."""
-        return replace(self, ready_turn=0)
+        if self.ready_turn == 0:
+            return self
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, 0, self.banned, self.token, self.tags)
+
+    def rallied(self, level: int, tribe_rally: bool, type_rally: bool, witch_rally: bool) -> Card:
+        """The card with its rally marks and level changed (as ``replace``, on the per-turn path)."""
+        return Card(self.uid, self.kind, level, self.base, self.tribe, self.ptype, self.witch, tribe_rally,
+                    type_rally, witch_rally, self.ready_turn, self.banned, self.token, self.tags)
+
+    def ready_at(self, turn: int) -> Card:
+        """The card first playable on ``turn`` (0: at once)."""
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, turn, self.banned, self.token, self.tags)
 
     def notation(self, turn: int | None = None, *, marks: bool = False) -> str:
         """The rules' one-line form: ``Lvl.X <Type> <Tribe> {b}``, ``: (#)``/``: (-)``; with ``marks``, ``!`` for rallies.
 
         A rally is its holder's secret: the ``!`` marks are shown only in the holder's own hand (``marks=True``),
         never on a card the table sees (played, discarded, in the log)."""
-        if self.is_witch:
-            middle = f"{self.witch}{'!' if marks and self.witch_rally else ''}"
+        if self.kind is CardKind.WITCH:
+            middle = f"{self.witch}!" if marks and self.witch_rally else f"{self.witch}"
         else:
-            parts = []
-            if self.ptype is not None:
-                parts.append(f"{self.ptype.value}{'!' if marks and self.type_rally else ''}")
-            parts.append(f"{self.name}{'!' if marks and self.tribe_rally else ''}")
-            middle = " ".join(parts)
-        text = f"Lvl.{self.level} {middle} {{{self.base}}}"
+            token, tribe = self.token, self.tribe
+            middle = token if token is not None else tribe._value_ if tribe else "Creature"
+            if marks and self.tribe_rally:
+                middle += "!"
+            ptype = self.ptype
+            if ptype is not None:
+                middle = f"{ptype._value_}! {middle}" if marks and self.type_rally else f"{ptype._value_} {middle}"
         if self.banned:
-            text += ": (-)"
-        elif turn is not None and self.cooldown(turn):
-            text += f": ({self.cooldown(turn)})"
-        return text
+            return f"Lvl.{self.level} {middle} {{{self.base}}}: (-)"
+        if turn is not None and self.ready_turn > turn:
+            return f"Lvl.{self.level} {middle} {{{self.base}}}: ({self.ready_turn - turn})"
+        return f"Lvl.{self.level} {middle} {{{self.base}}}"

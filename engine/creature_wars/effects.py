@@ -9,23 +9,28 @@ Three kinds of thing react to the game, all through the same hooks:
 - a :class:`Token` belongs to a made-up card (a Wraith, a Scarecrow, a Raven ...), by name.
 
 The turn loop calls the hooks at fixed points (see :mod:`engine.creature_wars.table`);
-no witch is a special case in the loop.
+no witch is a special case in the loop. The hooks are generic in the table they act on
+(``TableT``): this module never imports the table, whose module imports this one; the
+witches subclass ``Effect[Table]``, ``Rule[Table]`` and ``Token[Table]``.
+
+:func:`hooked` tells which hooks a class really overrides, so that a hook point asks only
+the effects, rules and tokens that do something there.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import Any, Callable, Generic, TypeVar
 
 from engine.creature_wars.cards import Card
 from engine.creature_wars.state import Modifier, Pending
 
-if TYPE_CHECKING:
-    from engine.creature_wars.table import Table
-
 __all__ = [
     "EFFECTS", "RULES", "TOKENS", "Effect", "Fight", "Hit", "Hooks", "Rule", "Source", "Token",
-    "effect", "rule", "token",
+    "effect", "hooked", "rule", "token",
 ]
+
+TableT = TypeVar("TableT")
+"""The table hooks act on (:class:`engine.creature_wars.table.Table`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,117 +101,143 @@ class Hit:
         return value // 2 if self.halve else value
 
 
-class Hooks:
+class Hooks(Generic[TableT]):
     """Every hook, doing nothing by default. ``t`` is the table being changed."""
+
+    overrides: frozenset[str]
+    """The hooks this one's class overrides (see :func:`hooked`), set when it is registered."""
 
     counts_passed_plays = False
     """Whether ``played`` also sees a card played against a pass (only where the witch's ruling says so)."""
 
-    def power(self, t: Table, src: Source, fight: Fight, seat: int, power: int) -> int:
+    def power(self, t: TableT, src: Source, fight: Fight, seat: int, power: int) -> int:
         """The fighting power of ``seat``'s card in ``fight``."""
         return power
 
-    def decide(self, t: Table, src: Source, fight: Fight) -> None:
+    def decide(self, t: TableT, src: Source, fight: Fight) -> None:
         """Override the fight's result (set ``winner``/``outcome``/``returns``) after the powers are known."""
 
-    def damage(self, t: Table, src: Source, hit: Hit) -> None:
+    def damage(self, t: TableT, src: Source, hit: Hit) -> None:
         """Adjust damage about to be dealt."""
 
-    def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
+    def after_fight(self, t: TableT, src: Source, fight: Fight) -> None:
         """React to a fight's result, after its damage."""
 
-    def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
+    def played(self, t: TableT, src: Source, seat: int, card: Card) -> None:
         """Any card was played (revealed in a duel)."""
 
-    def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
+    def drawn(self, t: TableT, src: Source, seat: int, card: Card) -> Card | None:
         """A card drawn from the deck is about to enter ``seat``'s hand: return it (changed or not), or None if taken."""
         return card
 
-    def gained(self, t: Table, src: Source, seat: int, card: Card) -> Card:
+    def gained(self, t: TableT, src: Source, seat: int, card: Card) -> Card:
         """Any card is about to enter ``seat``'s hand (drawn, returned, made)."""
         return card
 
-    def draws(self, t: Table, src: Source, seat: int) -> bool:
+    def draws(self, t: TableT, src: Source, seat: int) -> bool:
         """False to skip ``seat``'s draw this turn."""
         return True
 
-    def can_play(self, t: Table, src: Source, seat: int, card: Card) -> str | None:
+    def can_play(self, t: TableT, src: Source, seat: int, card: Card) -> str | None:
         """Why ``seat`` may not play ``card`` now, or None."""
         return None
 
-    def forced(self, t: Table, src: Source, seat: int) -> int | None:
+    def forced(self, t: TableT, src: Source, seat: int) -> int | None:
         """A hand position ``seat`` must play this turn (sealed for it), or None."""
         return None
 
-    def turn_start(self, t: Table, src: Source) -> None:
+    def turn_start(self, t: TableT, src: Source) -> None:
         """At the start of each turn, before the draws."""
 
-    def turn_end(self, t: Table, src: Source) -> None:
+    def turn_end(self, t: TableT, src: Source) -> None:
         """At each turn's end."""
 
-    def can_lose(self, t: Table, src: Source, seat: int) -> bool:
+    def can_lose(self, t: TableT, src: Source, seat: int) -> bool:
         """False while ``seat`` cannot lose the match."""
         return True
 
 
-class Effect(Hooks):
+class Effect(Hooks[TableT]):
     """A witch's effect. Fight hooks apply while the witch itself is fighting; ``held_*`` while it is in hand."""
 
     key = ""
 
-    def cast(self, t: Table, src: Source) -> None:
+    def cast(self, t: TableT, src: Source) -> None:
         """The witch was played: its effect, before the fight."""
 
-    def answer(self, t: Table, src: Source, pending: Pending, choice: int) -> None:
+    def answer(self, t: TableT, src: Source, pending: Pending, choice: int) -> None:
         """The player answered the question this effect asked (``choice`` indexes its options)."""
 
-    def escaped(self, t: Table, src: Source, fight: Fight) -> None:
+    def escaped(self, t: TableT, src: Source, fight: Fight) -> None:
         """The witch won or tied its fight."""
 
-    def died(self, t: Table, src: Source, fight: Fight) -> None:
+    def died(self, t: TableT, src: Source, fight: Fight) -> None:
         """The witch lost its fight."""
 
-    def playable(self, t: Table, src: Source) -> str | None:
+    def playable(self, t: TableT, src: Source) -> str | None:
         """Why this witch may not be played now, or None."""
         return None
 
-    def held_start(self, t: Table, src: Source) -> None:
+    def held_start(self, t: TableT, src: Source) -> None:
         """At the start of each turn while the witch is in its holder's hand."""
 
-    def held_end(self, t: Table, src: Source) -> None:
+    def held_end(self, t: TableT, src: Source) -> None:
         """At each turn's end while the witch is in its holder's hand."""
 
-    def blocks(self, t: Table, src: Source, card: Card) -> str | None:
+    def blocks(self, t: TableT, src: Source, card: Card) -> str | None:
         """Why, while this witch is held, its holder may not play ``card``; or None."""
         return None
 
 
-class Rule(Hooks):
+class Rule(Hooks[TableT]):
     """The behaviour of a :class:`Modifier` in play; ``src.mod`` is the modifier."""
 
     key = ""
 
 
-class Token(Hooks):
+class Token(Hooks[TableT]):
     """A made-up card's behaviour: fight hooks while it fights, ``held_*`` while held."""
 
     name = ""
 
-    def playable(self, t: Table, src: Source) -> str | None:
+    def playable(self, t: TableT, src: Source) -> str | None:
         return None
 
-    def held_start(self, t: Table, src: Source) -> None:
+    def held_start(self, t: TableT, src: Source) -> None:
         """At the start of each turn while the token is in a hand."""
 
-    def held_end(self, t: Table, src: Source) -> None:
+    def held_end(self, t: TableT, src: Source) -> None:
         """At each turn's end while the token is in a hand."""
 
 
-EFFECTS: dict[str, Effect] = {}
-RULES: dict[str, Rule] = {}
-TOKENS: dict[str, Token] = {}
+EFFECTS: dict[str, Effect[Any]] = {}
+RULES: dict[str, Rule[Any]] = {}
+TOKENS: dict[str, Token[Any]] = {}
 
-H = TypeVar("H", bound=Hooks)
+H = TypeVar("H", bound=Hooks[Any])
+
+_DEFAULTS = frozenset(
+    value for base in (Hooks, Effect, Rule, Token) for name, value in vars(base).items() if callable(value)
+)
+"""The do-nothing hooks of the base classes."""
+
+
+def hooked(hooks: Hooks[Any]) -> frozenset[str]:
+    """The names of the hooks ``hooks``' class overrides (a hook not named does nothing)."""
+    return _hooked(type(hooks))
+
+
+def _hooked(cls: type) -> frozenset[str]:
+    found = _HOOKED.get(cls)
+    if found is None:
+        found = _HOOKED[cls] = frozenset(
+            name for name in dir(cls)
+            if not name.startswith("_") and callable(value := getattr(cls, name)) and value not in _DEFAULTS
+        )
+    return found
+
+
+_HOOKED: dict[type, frozenset[str]] = {}
 
 
 def _registrar(registry: dict[str, Any], key: str, attr: str, what: str) -> Callable[[type[H]], type[H]]:
@@ -216,6 +247,7 @@ def _registrar(registry: dict[str, Any], key: str, attr: str, what: str) -> Call
             raise ValueError(f"{what} {key!r} registered twice")
         instance = cls()
         setattr(instance, attr, key)
+        instance.overrides = _hooked(cls)
         registry[key] = instance
         return cls
     return register

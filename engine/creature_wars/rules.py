@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
-from engine.creature_wars.cards import Card, PowerType, Tribe
-from engine.creature_wars.state import Options, Phase, State, parse_card
-from engine.creature_wars.table import Table, who
+from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
+from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
+from engine.creature_wars.table import SETTLED, Table, playable_slots, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
-from engine.memo import per_state
+from engine.memo import carry_over, per_state
 from engine.rng import Rng
 
 __all__ = ["apply", "legal", "setup", "timer"]
@@ -37,9 +37,9 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
         uid = len(deck)
     else:
         deck = []
-        for tribe in Tribe:
+        for tribe in TRIBES:
             for level in range(1, 7):
-                ptype, rng = rng.choice(list(PowerType))
+                ptype, rng = rng.choice(POWER_TYPES)
                 deck.append(Card.creature(uid, tribe, level, ptype))
                 uid += 1
     hands: list[list[Card]] = [[], []]
@@ -87,11 +87,7 @@ def legal(state: State, seat: Seat) -> list[Decision]:
         return [{"kind": "choose", "option": i} for i in range(len(state.pending.options))]
     if state.sealed[seat] is not None:
         return []
-    hand = state.hands[seat]
-    if not state.modifiers and not any(c.is_witch or c.token for c in hand):
-        # nothing in play can restrict a plain hand: only cooldowns and bans do (the common, per-view case)
-        return [{"kind": "play", "slot": i} for i, card in enumerate(hand) if card.playable(state.turn)]
-    return [{"kind": "play", "slot": i} for i in Table(state).playable(seat)]
+    return [{"kind": "play", "slot": i} for i in playable_slots(state, seat)]
 
 
 def timer(state: State) -> tuple[Seat, int] | None:
@@ -140,11 +136,24 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
     hand = state.hands[seat]
     if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(hand):
         raise IllegalDecision(f"'slot' must be a hand position from 0 to {len(hand) - 1}, not {slot!r}")
-    table = Table(state)
-    card = hand[slot]
-    reason = table.playable_reason(seat, card)
-    if reason:
+    if not any(play["slot"] == slot for play in legal(state, seat)):
+        card = hand[slot]
+        reason = Table(state).playable_reason(seat, card)
         raise IllegalDecision(f"{card.notation(state.turn)} in slot {slot} {reason}")
+    if state.sealed[1 - seat] is None:
+        # the first seal of the duel: nothing but the seal changes, so no table is built
+        events: list[Event] = []
+        if timed_out:
+            events.append(Event("timeout", {
+                "text": f"{who(seat)}'s time is up: the server locks in the card in slot {slot}.", "seat": seat}))
+        events.append(Event("locked_in", {"text": f"{who(seat)} has locked in.", "seat": seat}))
+        sealed = (slot, state.sealed[1]) if seat == 0 else (state.sealed[0], slot)
+        after = sealed_by(state, version, sealed)
+        carry_over(legal, state, after, 1 - seat)  # the other seat's hand, the rules in play and the turn are unchanged
+        if SETTLED in state.memo:
+            after.memo[SETTLED] = state.memo[SETTLED]
+        return after, events
+    table = Table(state)
     table.sealed[seat] = slot
     if timed_out:
         table.emit("timeout", f"{who(seat)}'s time is up: the server locks in the card in slot {slot}.", seat=seat)

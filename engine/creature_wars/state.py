@@ -11,7 +11,7 @@ from engine.creature_wars.witch_catalogue import by_name
 from engine.errors import BadOptions
 from engine.interface import Outcome
 
-__all__ = ["PASS", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load", "parse_card"]
+__all__ = ["PASS", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load", "parse_card", "sealed_by"]
 
 PASS = -1
 """The sealed choice of a seat with no playable card."""
@@ -188,6 +188,18 @@ class State:
     in_play: tuple[Card | None, Card | None] | None = None
     cast: tuple[bool, bool] = (False, False)
     sacks: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Answers computed from this state (``legal`` for each seat): not part of its value, never stored."""
+
+
+def sealed_by(state: State, version: int, sealed: tuple[int | None, int | None]) -> State:
+    """``state`` with one more seal (the first of a duel) and its new version; nothing else changes."""
+    return State(
+        state.options, version, state.opened, state.phase, state.turn, state.first_drawer, state.hp, state.hands,
+        state.deck, state.discard, sealed, state.rng, state.next_uid, state.last_draw_turn, state.witch_rallied,
+        state.last_duel, state.outcome, state.modifiers, state.counters, state.slain, state.removed, state.pending,
+        state.in_play, state.cast, state.sacks,
+    )
 
 
 def _card_data(card: Card) -> list[Any]:

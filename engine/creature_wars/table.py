@@ -10,23 +10,21 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 """
 from __future__ import annotations
 
-import functools
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any, Iterator, Mapping, Sequence, TypeVar
 
-from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe, beats
+from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card, CardKind, PowerType, Tribe, beats
 from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
 from engine.creature_wars.state import PASS, Duel, Modifier, Pending, Phase, State
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, by_name, by_rarity
 from engine.interface import Event, Outcome, OutcomeReason, Seat
 from engine.rng import Rng
 
-__all__ = ["RALLY_SIZE", "Table", "who"]
+__all__ = ["RALLY_SIZE", "Table", "playable_slots", "who"]
 
 RALLY_SIZE = 4
 T = TypeVar("T")
-CREATURE_TRIBES = tuple(Tribe)
+CREATURE_TRIBES = TRIBES
 
 
 def who(seat: Seat) -> str:
@@ -37,23 +35,77 @@ def spec_of(card: Card) -> WitchSpec | None:
     return by_name(card.witch) if card.is_witch and card.witch else None
 
 
-@functools.cache
-def _effect_named(name: str) -> Effect | None:
-    return EFFECTS.get(by_name(name).key)
+_EFFECT_NAMED: dict[str, Effect[Table] | None] = {}
+"""The effects by witch name, as they are looked up."""
 
 
-def effect_of(card: Card) -> Effect | None:
+def effect_of(card: Card) -> Effect[Table] | None:
     """The witch's effect (looked up once per name: it is on the per-decision path). Only witches are named."""
-    return _effect_named(card.witch) if card.witch else None
+    name = card.witch
+    if not name:
+        return None
+    try:
+        return _EFFECT_NAMED[name]
+    except KeyError:
+        found = _EFFECT_NAMED[name] = EFFECTS.get(by_name(name).key)
+        return found
 
 
-def _blocks(effect: Effect) -> bool:
+def _blocks(effect: Effect[Table]) -> bool:
     """Whether an effect restricts the other cards of its holder's hand at all."""
-    return type(effect).blocks is not Effect.blocks
+    return "blocks" in effect.overrides
 
 
-def token_of(card: Card) -> Token | None:
+def token_of(card: Card) -> Token[Table] | None:
     return TOKENS.get(card.token) if card.token else None
+
+
+_RESTRICTING = frozenset({"playable", "blocks"})
+
+
+def _restricted(modifiers: Sequence[Modifier], hand: Sequence[Card]) -> bool:
+    """Whether anything but cooldowns and bans may keep a card of ``hand`` from being played: a rule in play
+    that overrides ``can_play``, or a witch or token in the hand that restricts what may be played."""
+    for mod in modifiers:
+        if "can_play" in RULES[mod.key].overrides:
+            return True
+    for card in hand:
+        if card.witch is not None or card.token is not None:
+            own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
+            if own is not None and not _RESTRICTING.isdisjoint(own.overrides):
+                return True
+    return False
+
+
+def playable_slots(state: State, seat: Seat) -> list[int]:
+    """The hand positions ``seat`` may play now (as :meth:`Table.playable`); without a table when nothing but
+    cooldowns and bans can restrict the hand (the common case)."""
+    hand = state.hands[seat]
+    if _restricted(state.modifiers, hand):
+        return Table(state).playable(seat)
+    turn = state.turn
+    return [i for i, card in enumerate(hand) if not card.banned and card.ready_turn <= turn]
+
+
+def _rule_hooks(mod: Modifier) -> frozenset[str]:
+    """The hooks the rule behind a modifier overrides."""
+    return RULES[mod.key].overrides
+
+
+_RARITIES = tuple(Rarity)
+_RARITY_WEIGHTS = tuple(r.weight for r in _RARITIES)
+assert all(spec.key for spec in CATALOGUE)  # (so excluding no key excludes nobody)
+
+_POWER_DECIDE = frozenset({"power", "decide"})
+_DAMAGE = frozenset({"damage"})
+_AFTER_FIGHT = frozenset({"after_fight"})
+
+
+Settled = tuple[list[Card], dict[str, int], dict[PowerType, int], int]
+"""A hand as a rally check left it (nothing in it can rally), with its cards counted by kin, by power type, and
+its witches."""
+SETTLED = "settled hands"
+"""The key under which a state's ``memo`` keeps its :data:`Settled` hands."""
 
 
 def rally_bonus(tribe_rally: bool, type_rally: bool) -> int:
@@ -89,10 +141,12 @@ class Table:
         self.sacks = [list(state.sacks[0]), list(state.sacks[1])]
         self.events: list[Event] = []
         self.at_once = 0  # > 0 inside :meth:`together`: HP changes there count as one moment
+        self.settled: list[Settled | None] = list(state.memo.get(SETTLED, (None, None)))
+        """Per seat, the hand as the last rally check left it, and its group sizes (see :meth:`rally`)."""
 
     def freeze(self, version: int) -> State:
-        return replace(
-            self.state,
+        frozen = State(
+            options=self.state.options,
             version=version,
             opened=self.opened,
             phase=Phase.OVER if self.outcome else Phase.DUEL,
@@ -118,6 +172,8 @@ class Table:
             cast=(self.cast[0], self.cast[1]),
             sacks=(tuple(self.sacks[0]), tuple(self.sacks[1])),
         )
+        frozen.memo[SETTLED] = (self.settled[0], self.settled[1])
+        return frozen
 
     # == randomness =========================================================
 
@@ -178,38 +234,54 @@ class Table:
 
     # == hook sources ======================================================
 
-    def rule_sources(self) -> Iterator[tuple[Hooks, Source]]:
-        """The modifiers in play, each as it comes (one removed meanwhile is skipped); most turns have none."""
-        return self._rule_sources() if self.modifiers else iter(())
+    def rule_sources(self, hook: str) -> Iterator[tuple[Hooks[Table], Source]]:
+        """The modifiers in play whose rule overrides ``hook``, each as it comes (one removed meanwhile is
+        skipped); most turns have none, and most rules override one or two hooks."""
+        for mod in self.modifiers:
+            if hook in _rule_hooks(mod):
+                return self._rule_sources(frozenset((hook,)))
+        return iter(())
 
-    def _rule_sources(self) -> Iterator[tuple[Hooks, Source]]:
+    def _rule_sources(self, hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         for mod in list(self.modifiers):
-            if mod in self.modifiers:
+            if not hooks.isdisjoint(_rule_hooks(mod)) and mod in self.modifiers:
                 yield RULES[mod.key], Source(mod.owner, None, mod)
 
-    def fight_sources(self, cards: Sequence[Card | None]) -> Iterator[tuple[Hooks, Source]]:
-        """The modifiers in play, then the fighting cards' own effects and tokens."""
-        yield from self.rule_sources()
+    def fight_sources(self, cards: Sequence[Card | None], hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
+        """The modifiers in play, then the fighting cards' own effects and tokens: those overriding any of ``hooks``."""
+        if self.modifiers:
+            yield from self._rule_sources(hooks)
         for seat, card in enumerate(cards):
-            if card is None:
+            if card is None or (card.witch is None and card.token is None):
                 continue
-            hooks: Hooks | None = effect_of(card) or token_of(card)
-            if hooks is not None:
-                yield hooks, Source(seat, card)
+            found: Hooks[Table] | None = effect_of(card) or token_of(card)
+            if found is not None and not hooks.isdisjoint(found.overrides):
+                yield found, Source(seat, card)
 
-    def held_sources(self) -> Iterator[tuple[Effect | Token, Source]]:
-        """Witches and tokens in hands (a snapshot: they may leave while iterating)."""
+    def held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
+        """Witches and tokens in hands that override ``hook`` (a snapshot: they may leave while iterating)."""
+        for hand in self.hands:
+            for card in hand:
+                if card.witch is not None or card.token is not None:
+                    found = effect_of(card) or token_of(card)
+                    if found is not None and hook in found.overrides:
+                        return self._held_sources(hook)
+        return iter(())  # none in either hand: no hook can run, so no hand can change meanwhile
+
+    def _held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         for seat in (0, 1):
             for card in list(self.hands[seat]):
-                hooks: Effect | Token | None = effect_of(card) or token_of(card)
-                if hooks is not None:
-                    yield hooks, Source(seat, card)
+                if card.witch is None and card.token is None:
+                    continue
+                found: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
+                if found is not None and hook in found.overrides:
+                    yield found, Source(seat, card)
 
     # == events =============================================================
 
     def emit(self, kind: str, text: str, secret: Mapping[Seat, Mapping[str, Any]] | None = None,
              private: bool = False, **public: Any) -> None:
-        self.events.append(Event(kind, {"text": text, **public}, dict(secret or {}), private))
+        self.events.append(Event(kind, {"text": text, **public}, {} if secret is None else dict(secret), private))
 
     def tell(self, seat: Seat, text: str, **fields: Any) -> None:
         """An event for one seat alone (what an effect lets only that player see); its public part holds nothing."""
@@ -227,7 +299,7 @@ class Table:
         tribe = tribe if tribe is not None else self.pick(CREATURE_TRIBES)
         level = level if level is not None else self.randint(1, 6)
         if ptype is None and random_type:
-            ptype = self.pick(list(PowerType))
+            ptype = self.pick(POWER_TYPES)
         return Card.creature(self.uid(), tribe, level, ptype)
 
     def new_token(self, name: str, level: int, base: int, ptype: PowerType | None = None,
@@ -248,11 +320,11 @@ class Table:
         if self.count("witches_banned"):
             return None
         if rarity is None:
-            rarities = list(Rarity)
-            chosen, self.rng = self.rng.weighted(rarities, [r.weight for r in rarities])
+            chosen, self.rng = self.rng.weighted(_RARITIES, _RARITY_WEIGHTS)
         else:
             chosen = rarity
-        choices = [s for s in by_rarity(chosen) if s.key != exclude] or list(by_rarity(chosen))
+        everyone = by_rarity(chosen)
+        choices = [s for s in everyone if s.key != exclude] or everyone if exclude else everyone
         return self.new_witch(self.pick(choices))
 
     @staticmethod
@@ -293,7 +365,8 @@ class Table:
         """Discard a card from a hand, face up (everyone sees it)."""
         taken = self.take(seat, card)
         self.discard.append(taken.fresh())
-        self.emit("discard", f"{who(seat)}'s {taken.notation()} is {why}.", seat=seat, card=taken.notation())
+        shown = taken.notation()
+        self.emit("discard", f"{who(seat)}'s {shown} is {why}.", seat=seat, card=shown)
 
     def remove(self, card: Card, why: str = "removed from the game") -> None:
         """Remove a card from the game wherever it is (hand, deck, discard)."""
@@ -320,7 +393,7 @@ class Table:
 
     def enter(self, seat: Seat, card: Card) -> Card:
         """A card enters a hand (after the ``gained`` hooks); rallies are re-checked. No event."""
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources("gained"):
             card = hooks.gained(self, src, seat, card)
         self.hands[seat].append(card)
         self.rally(seat)
@@ -350,7 +423,7 @@ class Table:
             if not self.deck:
                 self.last_draw_turn = self.turn
             drawn += 1
-            for hooks, src in self.rule_sources():
+            for hooks, src in self.rule_sources("drawn"):
                 if card is None:
                     break
                 card = hooks.drawn(self, src, seat, card)
@@ -385,7 +458,7 @@ class Table:
         if self.outcome is not None:
             return 0
         hit = Hit(seat, amount, kind, card, winner_card)
-        for hooks, src in self.fight_sources(fight_cards) if fight_cards else self.rule_sources():
+        for hooks, src in self.fight_sources(fight_cards, _DAMAGE) if fight_cards else self.rule_sources("damage"):
             hooks.damage(self, src, hit)
         total = max(0, hit.total)
         if total <= 0:
@@ -428,7 +501,7 @@ class Table:
                   seat=seat, amount=amount, hp=self.hp[seat])
 
     def can_lose(self, seat: Seat) -> bool:
-        return all(hooks.can_lose(self, src, seat) for hooks, src in self.rule_sources())
+        return all(hooks.can_lose(self, src, seat) for hooks, src in self.rule_sources("can_lose"))
 
     def defeat(self, seat: Seat, why: str) -> None:
         """``seat`` loses at once (an Empire destroyed), unless something says it cannot lose now."""
@@ -459,19 +532,20 @@ class Table:
     # == playability ========================================================
 
     def playable_reason(self, seat: Seat, card: Card,
-                        blockers: Sequence[tuple[Effect, Card]] | None = None) -> str | None:
+                        blockers: Sequence[tuple[Effect[Table], Card]] | None = None) -> str | None:
         """Why ``seat`` may not play ``card`` now (None: it may). ``blockers``: the hand's held witches that
         restrict it, when the caller has already collected them."""
         if card.banned:
             return "may never be played"
         if card.ready_turn > self.turn:
             return f"is on cooldown for {card.cooldown(self.turn)} turn(s)"
-        own: Effect | Token | None = effect_of(card) or token_of(card)
-        if own is not None:
-            reason = own.playable(self, Source(seat, card))
-            if reason:
-                return reason
-        for hooks, src in self.rule_sources():
+        if card.witch is not None or card.token is not None:
+            own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
+            if own is not None and "playable" in own.overrides:
+                reason = own.playable(self, Source(seat, card))
+                if reason:
+                    return reason
+        for hooks, src in self.rule_sources("can_play"):
             reason = hooks.can_play(self, src, seat, card)
             if reason:
                 return reason
@@ -482,7 +556,7 @@ class Table:
                     return reason
         return None
 
-    def blockers(self, seat: Seat) -> list[tuple[Effect, Card]]:
+    def blockers(self, seat: Seat) -> list[tuple[Effect[Table], Card]]:
         """The witches in ``seat``'s hand that restrict what else it may play."""
         return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and _blocks(eff)]
 
@@ -490,41 +564,66 @@ class Table:
         blockers = self.blockers(seat)
         return [i for i, c in enumerate(self.hands[seat]) if self.playable_reason(seat, c, blockers) is None]
 
+    def can_play_any(self, seat: Seat) -> bool:
+        """Whether ``seat`` may play any card of its hand now (as ``bool(self.playable(seat))``)."""
+        hand = self.hands[seat]
+        if not _restricted(self.modifiers, hand):
+            turn = self.turn
+            return any(not card.banned and card.ready_turn <= turn for card in hand)
+        blockers = self.blockers(seat)
+        return any(self.playable_reason(seat, c, blockers) is None for c in hand)
+
     # == rallies ============================================================
 
     def rally(self, seat: Seat) -> None:
-        """Re-check rallies in one hand: +2 levels for a Tribe or Power rally, +6 for both, once per card."""
+        """Re-check rallies in one hand: +2 levels for a Tribe or Power rally, +6 for both, once per card.
+
+        A check leaves the hand settled: nothing in it can rally until a group grows. So when the hand is the one
+        the last check left (compared by value) plus one card that makes no group big enough, nothing is
+        counted again (most cards entering a hand)."""
         hand = self.hands[seat]
+        if self._still_settled(seat, hand):
+            return
+        witch_kind = CardKind.WITCH
         while True:
-            kins: dict[str, int] = {}
+            kins: dict[str, int] = {}  # by kin: a Tribe (a str enum, equal to its value) or a token's name
             types: dict[PowerType, int] = {}
             witches = 0
+            big = False  # whether any group (a kin, a type, the witches) is big enough to rally
             for card in hand:  # (the per-turn path: attributes read directly, not through properties)
                 if card.banned or (card.tags and card.has("no_rally")):
                     continue
-                if card.kind is CardKind.WITCH:
+                if card.kind is witch_kind:
                     witches += 1
                     continue
-                kin = card.kin
+                kin = card.tribe if card.tribe is not None else card.token
                 if kin is not None:
-                    kins[kin] = kins.get(kin, 0) + 1
-                if card.ptype is not None:
-                    types[card.ptype] = types.get(card.ptype, 0) + 1
+                    n = kins[kin] = kins.get(kin, 0) + 1
+                    big = big or n >= RALLY_SIZE
+                ptype = card.ptype
+                if ptype is not None:
+                    n = types[ptype] = types.get(ptype, 0) + 1
+                    big = big or n >= RALLY_SIZE
+            if not big and witches < RALLY_SIZE:
+                self.settled[seat] = (hand[:], kins, types, witches)
+                return  # nothing can rally
             upgrades: list[str] = []
             for i, card in enumerate(hand):
                 if card.banned or (card.tags and card.has("no_rally")):
                     continue
                 if card.kind is CardKind.WITCH:
                     if witches >= RALLY_SIZE and not card.witch_rally:
-                        hand[i] = replace(card, witch_rally=True, level=card.level + 2)
+                        hand[i] = card.rallied(card.level + 2, card.tribe_rally, card.type_rally, True)
                         upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + 2}")
                     continue
-                kin = card.kin
+                if card.tribe_rally and card.type_rally:
+                    continue  # rallied both ways: nothing more to gain
+                kin = card.tribe if card.tribe is not None else card.token
                 tribe_rally = card.tribe_rally or (kin is not None and kins.get(kin, 0) >= RALLY_SIZE)
                 type_rally = card.type_rally or (card.ptype is not None and types.get(card.ptype, 0) >= RALLY_SIZE)
-                if (tribe_rally, type_rally) != (card.tribe_rally, card.type_rally):
+                if tribe_rally != card.tribe_rally or type_rally != card.type_rally:
                     bonus = rally_bonus(tribe_rally, type_rally) - rally_bonus(card.tribe_rally, card.type_rally)
-                    hand[i] = replace(card, tribe_rally=tribe_rally, type_rally=type_rally, level=card.level + bonus)
+                    hand[i] = card.rallied(card.level + bonus, tribe_rally, type_rally, card.witch_rally)
                     upgrades.append(f"{card.notation(marks=True)} → Lvl.{card.level + bonus}")
             if upgrades:
                 self.set_count(f"rallied:{seat}", 1)
@@ -539,7 +638,62 @@ class Table:
                               {seat: {"text": f"Your first Witch Rally grants {bonus_witch.notation()}.",
                                       "card": bonus_witch.notation()}}, private=True, seat=seat)
                     continue
+            self.settled[seat] = (hand[:], kins, types, witches)
             return
+
+    def _leaves_settled(self, seat: Seat, index: int) -> None:
+        """The card at ``index`` is about to leave ``seat``'s hand: if the hand is the one the last rally check
+        left, the record follows (a settled hand stays settled when a card leaves: groups only shrink)."""
+        settled = self.settled[seat]
+        hand = self.hands[seat]
+        if settled is None or settled[0] != hand:
+            return
+        cards, kins, types, witches = settled
+        card = hand[index]
+        if card.banned or (card.tags and card.has("no_rally")):
+            pass  # counted in no group
+        elif card.kind is CardKind.WITCH:
+            witches -= 1
+        else:
+            kin = card.tribe if card.tribe is not None else card.token
+            if kin is not None:
+                kins = {**kins, kin: kins[kin] - 1}
+            if card.ptype is not None:
+                types = {**types, card.ptype: types[card.ptype] - 1}
+        self.settled[seat] = (cards[:index] + cards[index + 1:], kins, types, witches)
+
+    def _still_settled(self, seat: Seat, hand: list[Card]) -> bool:
+        """Whether ``hand`` is the hand the last rally check left plus one card that makes no group big enough to
+        rally (then the record is brought up to date)."""
+        settled = self.settled[seat]
+        if settled is None:
+            return False
+        cards, kins, types, witches = settled
+        n = len(cards)
+        if len(hand) != n + 1 or hand[:n] != cards:
+            return False
+        card = hand[n]
+        if card.banned or (card.tags and card.has("no_rally")):
+            pass  # counts in no group
+        elif card.kind is CardKind.WITCH:
+            witches += 1
+            if witches >= RALLY_SIZE:
+                return False
+        else:
+            kin = card.tribe if card.tribe is not None else card.token
+            if kin is not None:
+                size = kins.get(kin, 0) + 1
+                if size >= RALLY_SIZE:
+                    return False
+                kins = {**kins, kin: size}
+            ptype = card.ptype
+            if ptype is not None:
+                size = types.get(ptype, 0) + 1
+                if size >= RALLY_SIZE:
+                    return False
+                types = {**types, ptype: size}
+        self.settled[seat] = (hand[:], kins, types, witches)
+        return True
 
     # == the turn ===========================================================
 
@@ -563,9 +717,9 @@ class Table:
         self.first_drawer = 1 - self.first_drawer
         self.emit("turn", f"Turn {self.turn}: {who(self.first_drawer)} draws first.", turn=self.turn,
                   first_drawer=self.first_drawer)
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources("turn_start"):
             hooks.turn_start(self, src)
-        for held, src in self.held_sources():
+        for held, src in self.held_sources("held_start"):
             if src.card is not None and self.find(src.card) is not None:
                 held.held_start(self, Source(src.owner, self._current(src.card)))
         if self.outcome is not None:
@@ -576,7 +730,7 @@ class Table:
             self.last_draw_turn = self.turn - 1  # emptied last turn without a draw (destroyed, shuffled away ...)
         if not self.final_duel:
             for seat in (self.first_drawer, 1 - self.first_drawer):
-                if all(h.draws(self, s, seat) for h, s in self.rule_sources()):
+                if all(h.draws(self, s, seat) for h, s in self.rule_sources("draws")):
                     self.draw(seat)
             if self.over:
                 return  # a draw knocked an Empire out (The Witch of Tantalus' thirst)
@@ -592,13 +746,13 @@ class Table:
         """Seal forced plays and passes; resolve at once if nothing is left to choose."""
         self.sealed = [None, None]
         for seat in (0, 1):
-            for hooks, src in list(self.rule_sources()) + list(self.held_sources()):
+            for hooks, src in list(self.rule_sources("forced")) + list(self.held_sources("forced")):
                 forced = hooks.forced(self, src, seat)
                 if forced is not None and 0 <= forced < len(self.hands[seat]):
                     self.sealed[seat] = forced
                     self.emit("forced", f"{who(seat)} must play a card this turn.", seat=seat)
                     break
-            if self.sealed[seat] is None and not self.playable(seat):
+            if self.sealed[seat] is None and not self.can_play_any(seat):
                 self.sealed[seat] = PASS
                 self.emit("pass", f"{who(seat)} has no playable card and passes.", seat=seat)
         if self.sealed[0] is not None and self.sealed[1] is not None:
@@ -611,6 +765,7 @@ class Table:
         for seat in (0, 1):
             slot = self.sealed[seat]
             if slot is not None and slot != PASS:
+                self._leaves_settled(seat, slot)
                 played[seat] = self.hands[seat].pop(slot)
         self.sealed = [None, None]
         self.in_play = played
@@ -620,7 +775,7 @@ class Table:
         passed = None in played
         for seat, card in enumerate(played):
             if card is not None:
-                for hooks, src in self.rule_sources():
+                for hooks, src in self.rule_sources("played"):
                     if hooks.counts_passed_plays or not passed:
                         hooks.played(self, src, seat, card)
 
@@ -657,10 +812,14 @@ class Table:
         eff = EFFECTS.get(pending.key)
         if eff is not None:
             eff.answer(self, Source(pending.seat, pending.caster), pending, choice)
-        if self.pending is not None or self.outcome is not None:
+        if self.waiting():  # (a method: the hook may have asked again, which a type checker cannot see)
             return
         if self.in_play is not None:
             self.resolve()
+
+    def waiting(self) -> bool:
+        """Whether the turn cannot go on now: a question is pending, or the match is over."""
+        return self.pending is not None or self.outcome is not None
 
     def after_duel(self) -> None:
         if self.outcome is None:
@@ -676,10 +835,10 @@ class Table:
                 self.start_turn()
 
     def end_turn(self) -> None:
-        for held, src in self.held_sources():
+        for held, src in self.held_sources("held_end"):
             if src.card is not None and self.find(src.card) is not None:
                 held.held_end(self, Source(src.owner, self._current(src.card)))
-        for hooks, src in self.rule_sources():
+        for hooks, src in self.rule_sources("turn_end"):
             hooks.turn_end(self, src)
         self.modifiers = [m for m in self.modifiers if not m.until or m.until > self.turn]
 
@@ -696,7 +855,7 @@ class Table:
             self.record(cards, (None, None), None, (0, 0), "No duel: a player passed.")
             return
         fight = Fight([a, b], [a.power_against(b), b.power_against(a)])
-        sources = list(self.fight_sources(cards))
+        sources = list(self.fight_sources(cards, _POWER_DECIDE))
         for seat in (0, 1):
             for hooks, src in sources:
                 fight.powers[seat] = hooks.power(self, src, fight, seat, fight.powers[seat])
@@ -731,7 +890,7 @@ class Table:
                 self.removed.append(card)
             elif fight.returns[seat]:
                 ready = self.turn + 1 + fight.cooldown[seat] if fight.cooldown[seat] else 0
-                self.back_to_hand(seat, replace(card, ready_turn=ready))
+                self.back_to_hand(seat, card.ready_at(ready))
             else:
                 self.discard.append(card.fresh())
         self.record(cards, (fight.powers[0], fight.powers[1]), winner, (fight.damage[0], fight.damage[1]),
@@ -744,7 +903,7 @@ class Table:
             self.tally(fight)
             if self.outcome is not None:
                 return  # knocked out: the match ends there
-        for hooks, src in self.fight_sources(cards):
+        for hooks, src in self.fight_sources(cards, _AFTER_FIGHT):
             hooks.after_fight(self, src, fight)
         if winner is not None and not any(witches):
             won, lost = cards[winner], cards[1 - winner]

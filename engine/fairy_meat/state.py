@@ -13,7 +13,6 @@ into point-by-point choices), so what happens next is always plain data in the s
 """
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
@@ -358,6 +357,11 @@ class Fairy:
     def dead(self) -> bool:
         return self.live <= 0 and self.kill <= 0
 
+    def clone(self) -> Fairy:
+        """A copy sharing nothing mutable with this fairy."""
+        return Fairy(self.live, self.kill, self.twinkle, self.weapon, list(self.conditions), self.mushrooms, self.rattled,
+                     self.acted, self.bonus, list(self.order_cards), dict(self.bonus_vs), self.fallen)
+
     def has(self, condition: str) -> bool:
         return condition in self.conditions
 
@@ -390,6 +394,11 @@ class Side:
     points: int = 0
     apply_points: bool = False
 
+    def clone(self) -> Side:
+        """A copy sharing nothing mutable with this side."""
+        return Side(self.seat, list(self.hand), self.direction, list(self.trumps), self.colour, self.face_down, self.shown,
+                    self.card, list(self.wild), self.wild_points, self.points, self.apply_points)
+
 
 @dataclass(slots=True)
 class Combat:
@@ -405,6 +414,11 @@ class Combat:
     number: int = 0
     sides: list[Side] = field(default_factory=list)
     fighters: list[int] = field(default_factory=lambda: [0, 1])
+
+    def clone(self) -> Combat:
+        """A copy sharing nothing mutable with this combat."""
+        return Combat(self.kind, self.attacker, self.defender, self.attacks, self.number,
+                      [side.clone() for side in self.sides], list(self.fighters))
 
 
 @dataclass(slots=True)
@@ -438,14 +452,40 @@ class State:
     last: dict[str, Any] | None
     outcome: Outcome | None = None
     spoils_top: str | None = None
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Answers computed from this state (``legal`` for each seat): not part of its value, never stored or copied.
+    A state handed out is never changed, so they stay true."""
 
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        """A copy sharing nothing mutable with this state (as ``copy.deepcopy``, field by field: a state holds no
+        object twice, and its immutable parts, the options and the outcome, are shared)."""
+        return State(
+            self.options, self.version, self.opened, self.rng, self.duel, list(self.wins), self.draws, self.round,
+            list(self.deck), list(self.spoils), list(self.spoils_down), [f.clone() for f in self.fairies],
+            list(self.order), self.turn, None if self.combat is None else self.combat.clone(), _plain(self.agenda),
+            _plain(self.sealed), _plain(self.last), self.outcome, self.spoils_top,
+        )
+
+
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+"""The types of plain data that are values already: copied by reference."""
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy of plain data (maps, lists and tuples of strings, numbers, booleans and None)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _plain(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else _plain(v) for v in value]
+    if kind is tuple:
+        return tuple(v if type(v) in _ATOMS else _plain(v) for v in value)
+    return value
 
 
 def dump(state: State) -> dict[str, Any]:
     """The state as plain data (for msgpack); :func:`load` is its inverse."""
-    out = {name: copy.deepcopy(getattr(state, name)) for name in State.__slots__ if name not in ("options", "outcome")}
+    out = {name: _plain(getattr(state, name)) for name in State.__slots__ if name not in ("options", "outcome", "memo")}
     out["fairies"] = [asdict(f) for f in state.fairies]
     out["combat"] = None if state.combat is None else asdict(state.combat)
     out["options"] = state.options.data()
@@ -455,7 +495,7 @@ def dump(state: State) -> dict[str, Any]:
 
 def load(data: Mapping[str, Any]) -> State:
     """Rebuild a state from :func:`dump`'s plain data."""
-    raw = {k: copy.deepcopy(v) for k, v in data.items()}
+    raw = {k: _plain(v) for k, v in data.items()}
     combat = raw["combat"]
     if combat is not None:
         sides = [Side(**s) for s in combat.pop("sides")]

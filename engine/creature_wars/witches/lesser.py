@@ -14,7 +14,7 @@ __all__: list[str] = []
 
 
 @effect("blind_witch")
-class BlindWitch(Effect):
+class BlindWitch(Effect[Table]):
     """This witch always loses its fight."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -23,7 +23,7 @@ class BlindWitch(Effect):
 
 
 @effect("greedy_witch")
-class GreedyWitch(Effect):
+class GreedyWitch(Effect[Table]):
     """Draw 2 cards."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -31,7 +31,7 @@ class GreedyWitch(Effect):
 
 
 @effect("cursed_witch")
-class CursedWitch(Effect):
+class CursedWitch(Effect[Table]):
     """Each turn this is in your hand, take 1 damage (at the turn's end)."""
 
     def held_end(self, t: Table, src: Source) -> None:
@@ -39,7 +39,7 @@ class CursedWitch(Effect):
 
 
 @effect("pick_a_witch")
-class PickAWitch(Effect):
+class PickAWitch(Effect[Table]):
     """Choose to keep 1 of 3 random witch cards: the offer is a question; the memo holds (catalogue index, level) pairs."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -98,7 +98,7 @@ def _copy_of(t: Table, card: Card) -> Card:
 
 
 @effect("invisible_witch")
-class InvisibleWitch(Effect):
+class InvisibleWitch(Effect[Table]):
     """This witch cannot be attacked: no fight, the enemy card goes back to hand with no cooldown; it escapes."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -112,7 +112,7 @@ class InvisibleWitch(Effect):
 
 
 @effect("angry_witch")
-class AngryWitch(Effect):
+class AngryWitch(Effect[Table]):
     """If this witch loses its duel, discard a random card from the opponent's hand."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -122,7 +122,7 @@ class AngryWitch(Effect):
 
 
 @effect("magic_witch")
-class MagicWitch(Effect):
+class MagicWitch(Effect[Table]):
     """Transform a random card in the opponent's hand into a random Serpent."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -133,7 +133,7 @@ class MagicWitch(Effect):
 
 
 @effect("voodoo_witch")
-class VoodooWitch(Effect):
+class VoodooWitch(Effect[Table]):
     """If this witch is killed, the opponent takes double its damage (6)."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -142,7 +142,7 @@ class VoodooWitch(Effect):
 
 
 @effect("which_witch")
-class WhichWitch(Effect):
+class WhichWitch(Effect[Table]):
     """Become a random witch (Which Witch drawn again) that fights in its place and casts its effect."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -161,7 +161,7 @@ class WhichWitch(Effect):
 
 
 @effect("witcheroo")
-class Witcheroo(Effect):
+class Witcheroo(Effect[Table]):
     """Swap hands with the opponent."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -177,7 +177,7 @@ class Witcheroo(Effect):
 
 
 @effect("kind_witch")
-class KindWitch(Effect):
+class KindWitch(Effect[Table]):
     """Give creatures in both players' hands +1 level."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -185,7 +185,7 @@ class KindWitch(Effect):
 
 
 @effect("cocksure_witch")
-class CocksureWitch(Effect):
+class CocksureWitch(Effect[Table]):
     """If this witch wins (or ties) its duel, draw a card; otherwise the opponent does."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -196,7 +196,7 @@ class CocksureWitch(Effect):
 
 
 @effect("flamboyant_witch")
-class FlamboyantWitch(Effect):
+class FlamboyantWitch(Effect[Table]):
     """Add a random Lvl.1-3 Nightmare creature (random Tribe) to your hand."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -206,7 +206,7 @@ class FlamboyantWitch(Effect):
 
 
 @effect("envious_witch")
-class EnviousWitch(Effect):
+class EnviousWitch(Effect[Table]):
     """Get a copy of the strongest creature (base str, then level, then at random) in the opponent's hand."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -223,7 +223,7 @@ class EnviousWitch(Effect):
 
 
 @effect("sick_witch")
-class SickWitch(Effect):
+class SickWitch(Effect[Table]):
     """If this witch survives, every witch in the opponent's hand becomes a Sick Witch of the same level."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -248,7 +248,7 @@ class SickWitch(Effect):
 
 
 @effect("sacrificial_witch")
-class SacrificialWitch(Effect):
+class SacrificialWitch(Effect[Table]):
     """If this witch dies, creatures in your hand gain +2 levels."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -256,7 +256,7 @@ class SacrificialWitch(Effect):
 
 
 @effect("snake_eyed_witch")
-class SnakeEyedWitch(Effect):
+class SnakeEyedWitch(Effect[Table]):
     """If you hold at least 2 Serpents, draw a card."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -268,7 +268,7 @@ class SnakeEyedWitch(Effect):
 
 
 @effect("the_witch_collector")
-class TheWitchCollector(Effect):
+class TheWitchCollector(Effect[Table]):
     """The opponent takes 3 damage; you gain 3 HP."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -277,7 +277,7 @@ class TheWitchCollector(Effect):
 
 
 @effect("wet_witch")
-class WetWitch(Effect):
+class WetWitch(Effect[Table]):
     """No questions asked: each player gives a random card from their hand to the other, at the same time."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -299,7 +299,7 @@ class WetWitch(Effect):
 
 
 @effect("flying_witch")
-class FlyingWitch(Effect):
+class FlyingWitch(Effect[Table]):
     """If this witch escapes, add 2 random Sacred witches to your hand."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -307,7 +307,7 @@ class FlyingWitch(Effect):
             t.gain(src.owner, t.random_witch(Rarity.SACRED), "gains a random Sacred Witch (Flying Witch)")
 
 
-class _Brother(Effect):
+class _Brother(Effect[Table]):
     """If this witch escapes, get its brother; if the brother escaped earlier, a Flying Witch instead."""
 
     brother = ""
@@ -336,7 +336,7 @@ class OrvilleWitch(_Brother):
 
 
 @effect("the_early_witch")
-class TheEarlyWitch(Effect):
+class TheEarlyWitch(Effect[Table]):
     """Played on turns 1-6: get 3 random Serpents."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -348,7 +348,7 @@ class TheEarlyWitch(Effect):
 
 
 @rule("witch_in_time")
-class WitchInTimeRule(Rule):
+class WitchInTimeRule(Rule[Table]):
     """The owner's next played card has +3 power in its duel (``data``: the turn it was played)."""
 
     counts_passed_plays = True  # its ruling: the +3 goes to the next card played, even against a pass
@@ -371,7 +371,7 @@ class WitchInTimeRule(Rule):
 
 
 @effect("witch_in_time")
-class WitchInTime(Effect):
+class WitchInTime(Effect[Table]):
     """If this witch survives, the next card you play has +3 power in its duel."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -380,7 +380,7 @@ class WitchInTime(Effect):
 
 
 @effect("premature_witch")
-class PrematureWitch(Effect):
+class PrematureWitch(Effect[Table]):
     """Held: a seeded 50% roll each turn's start; on success it is played for you this turn (it casts nothing)."""
 
     def held_start(self, t: Table, src: Source) -> None:
@@ -401,7 +401,7 @@ class PrematureWitch(Effect):
 
 
 @effect("slumbering_witch")
-class SlumberingWitch(Effect):
+class SlumberingWitch(Effect[Table]):
     """This witch cannot be played until you have formed a Rally (any kind, at any earlier point)."""
 
     def playable(self, t: Table, src: Source) -> str | None:
@@ -411,7 +411,7 @@ class SlumberingWitch(Effect):
 
 
 @effect("mcwitch")
-class McWitch(Effect):
+class McWitch(Effect[Table]):
     """Restore 4 HP and get a random Lvl.1 creature with a base str of 4 or less."""
 
     def cast(self, t: Table, src: Source) -> None:

@@ -146,17 +146,17 @@ def _settle(t: Table, fight: Fight) -> None:
 
 
 @token(PHANTOM)
-class Phantom(Token):
+class Phantom(Token[Table]):
     """A drowned Pirate (Witch of the Hesperus): no Power Type, a Tribe of its own; no other behaviour."""
 
 
 @token(WEREWOLF)
-class Werewolf(Token):
+class Werewolf(Token[Table]):
     """A moon-charmed Wolf (Moon Charm Witch): base str 8, Nightmare, still of the Wolf Tribe; no other behaviour."""
 
 
 @token(BUTTERFLY)
-class PrimordialButterfly(Token):
+class PrimordialButterfly(Token[Table]):
     """The Vengeful Witch's gift: a Lvl.6 Ancient creature of its own Tribe with base str 5; no other behaviour."""
 
 
@@ -164,7 +164,7 @@ class PrimordialButterfly(Token):
 
 
 @effect("witch_of_despair")
-class WitchOfDespair(Effect):
+class WitchOfDespair(Effect[Table]):
     """Both players discard their entire hand (face up)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -174,7 +174,7 @@ class WitchOfDespair(Effect):
 
 
 @effect("witch_of_the_hesperus")
-class WitchOfTheHesperus(Effect):
+class WitchOfTheHesperus(Effect[Table]):
     """Every Pirate in both hands and the deck is drowned and replaced by a Phantom (level +5, base str -2, no type)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -188,7 +188,7 @@ class WitchOfTheHesperus(Effect):
 
 
 @effect("vengeful_witch")
-class VengefulWitch(Effect):
+class VengefulWitch(Effect[Table]):
     """If this witch loses its duel, its owner gains a Primordial Butterfly (Lvl.6 Ancient, base str 5)."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -197,7 +197,7 @@ class VengefulWitch(Effect):
 
 
 @effect("moon_charm_witch")
-class MoonCharmWitch(Effect):
+class MoonCharmWitch(Effect[Table]):
     """Every Wolf in both hands and the deck becomes a Werewolf: base str 8, Nightmare, same level, still a Wolf."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -212,7 +212,7 @@ class MoonCharmWitch(Effect):
 
 
 @effect("prophetic_witch")
-class PropheticWitch(Effect):
+class PropheticWitch(Effect[Table]):
     """Its owner alone sees the opponent's hand as it is when the effect resolves."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -223,7 +223,7 @@ class PropheticWitch(Effect):
 
 
 @effect("shifting_witch")
-class ShiftingWitch(Effect):
+class ShiftingWitch(Effect[Table]):
     """The witch fights as an exact copy of the opponent's card: its base str, level and Power Type."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -246,7 +246,7 @@ class ShiftingWitch(Effect):
 
 
 @effect("democratic_witch")
-class DemocraticWitch(Effect):
+class DemocraticWitch(Effect[Table]):
     """The opponent's rallied cards lose their Rally levels and may never join a Rally again."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -269,7 +269,7 @@ class DemocraticWitch(Effect):
 
 
 @effect("scary_witch")
-class ScaryWitch(Effect):
+class ScaryWitch(Effect[Table]):
     """The opponent's creatures turn Nightmare; Holy creatures are discarded instead."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -290,7 +290,7 @@ class ScaryWitch(Effect):
 
 
 @effect("frost_witch")
-class FrostWitch(Effect):
+class FrostWitch(Effect[Table]):
     """Every Fire creature in both hands is removed from the game (the holder is told which)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -305,7 +305,7 @@ class FrostWitch(Effect):
 
 
 @effect("hectic_witch")
-class HecticWitch(Effect):
+class HecticWitch(Effect[Table]):
     """Fifteen random witches are shuffled into the deck."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -321,7 +321,7 @@ class HecticWitch(Effect):
 
 
 @effect("wicked_witch")
-class WickedWitch(Effect):
+class WickedWitch(Effect[Table]):
     """After its fight, win or lose, a random card in its owner's hand gets the enchanted ring (+2 levels)."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -352,7 +352,7 @@ def _give_ring(t: Table, seat: int) -> None:
 
 
 @rule(WICKED)
-class WickedRing(Rule):
+class WickedRing(Rule[Table]):
     """A card wearing enchanted rings that is defeated in a duel loses them (-2 levels each) to the victor's hand."""
 
     def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
@@ -371,7 +371,7 @@ class WickedRing(Rule):
 
 
 @rule(VENOMOUS)
-class VenomousSerpents(Rule):
+class VenomousSerpents(Rule[Table]):
     """For the rest of the game a Serpent wins every duel against a card that is not a Serpent."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -379,7 +379,7 @@ class VenomousSerpents(Rule):
 
 
 @effect("venomous_witch")
-class VenomousWitch(Effect):
+class VenomousWitch(Effect[Table]):
     """Put the venomous Serpents rule in play for the rest of the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -390,7 +390,7 @@ class VenomousWitch(Effect):
 
 
 @effect("feigglehornes_witch")
-class FeigglehornesWitch(Effect):
+class FeigglehornesWitch(Effect[Table]):
     """The opponent's 2 weakest creatures (base str, then level, then at random) are removed from the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -406,7 +406,7 @@ class FeigglehornesWitch(Effect):
 
 
 @effect("foreboding_witch")
-class ForebodingWitch(Effect):
+class ForebodingWitch(Effect[Table]):
     """If this witch loses its duel, its owner gains 2 random Wolves."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -415,7 +415,7 @@ class ForebodingWitch(Effect):
 
 
 @effect("lusting_witch")
-class LustingWitch(Effect):
+class LustingWitch(Effect[Table]):
     """Your largest creature "battles" the opponent's smallest: each player takes the other card's base str."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -434,7 +434,7 @@ class LustingWitch(Effect):
 
 
 @rule(SUN_RULE)
-class SunExplosions(Rule):
+class SunExplosions(Rule[Table]):
     """Fire creatures heated by a Sun Witch explode at the end of their turn if still in hand; playing one defuses it."""
 
     def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
@@ -453,7 +453,7 @@ class SunExplosions(Rule):
 
 
 @effect("sun_witch")
-class SunWitch(Effect):
+class SunWitch(Effect[Table]):
     """Nightmare and witch cards in both hands go back into the deck; Fire creatures get +3 levels but explode later."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -479,7 +479,7 @@ class SunWitch(Effect):
 
 
 @effect("gluttonous_witch")
-class GluttonousWitch(Effect):
+class GluttonousWitch(Effect[Table]):
     """Both Empires gain 20 HP."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -488,7 +488,7 @@ class GluttonousWitch(Effect):
 
 
 @effect("witch_of_slothing")
-class WitchOfSlothing(Effect):
+class WitchOfSlothing(Effect[Table]):
     """Two random cards in the opponent's hand may never be played nor rally again (only the holder learns which)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -502,7 +502,7 @@ class WitchOfSlothing(Effect):
 
 
 @rule(PROUD)
-class ProudWitchRule(Rule):
+class ProudWitchRule(Rule[Table]):
     """The next duel the owner's opponent loses deals them double damage; then the rule ends."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -515,7 +515,7 @@ class ProudWitchRule(Rule):
 
 
 @effect("proud_witch")
-class ProudWitch(Effect):
+class ProudWitch(Effect[Table]):
     """If this witch escapes, the next duel the opponent loses deals them double damage."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -524,7 +524,7 @@ class ProudWitch(Effect):
 
 
 @rule(LUCKY)
-class LuckyWitchRule(Rule):
+class LuckyWitchRule(Rule[Table]):
     """The owner's next creature played always wins its duel (``value``: that creature's uid + 1, once played)."""
 
     counts_passed_plays = True  # its ruling: the luck is used up even if the opponent passed
@@ -542,7 +542,7 @@ class LuckyWitchRule(Rule):
 
 
 @effect("lucky_witch")
-class LuckyWitch(Effect):
+class LuckyWitch(Effect[Table]):
     """The next creature its owner plays will always win its duel."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -550,7 +550,7 @@ class LuckyWitch(Effect):
 
 
 @rule(WISHING)
-class WishingWitchRule(Rule):
+class WishingWitchRule(Rule[Table]):
     """The owner's next draw goes back into the deck; a random creature of the Tribe they hold most of comes instead."""
 
     def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
@@ -577,7 +577,7 @@ class WishingWitchRule(Rule):
 
 
 @effect("wishing_witch")
-class WishingWitch(Effect):
+class WishingWitch(Effect[Table]):
     """The owner's next draw is replaced by a creature that helps form a Rally."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -586,7 +586,7 @@ class WishingWitch(Effect):
 
 
 @effect("shamanic_witch")
-class ShamanicWitch(Effect):
+class ShamanicWitch(Effect[Table]):
     """Every creature with a Power Type in both hands gets a random Power Type."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -607,7 +607,7 @@ class ShamanicWitch(Effect):
 
 
 @effect("vortex_witch")
-class VortexWitch(Effect):
+class VortexWitch(Effect[Table]):
     """Every creature in both hands gets a random Tribe other than its own; base str, level and Power Type stay."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -627,7 +627,7 @@ class VortexWitch(Effect):
 
 
 @rule(GRIM_RULE)
-class GrimMark(Rule):
+class GrimMark(Rule[Table]):
     """The creature carrying this mark (tag ``grim`` = ``value``) loses its duel at once when played, and is discarded."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -659,7 +659,7 @@ class GrimMark(Rule):
 
 
 @effect("grim_witch")
-class GrimWitch(Effect):
+class GrimWitch(Effect[Table]):
     """A random enemy creature is marked for death; only the caster is told which."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -679,7 +679,7 @@ class GrimWitch(Effect):
 
 
 @effect("hallucinating_witch")
-class HallucinatingWitch(Effect):
+class HallucinatingWitch(Effect[Table]):
     """Half of each hand (rounded up, chosen at random) is discarded and replaced by as many random witches."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -696,7 +696,7 @@ class HallucinatingWitch(Effect):
 
 
 @effect("the_big_bad_witch")
-class TheBigBadWitch(Effect):
+class TheBigBadWitch(Effect[Table]):
     """Every Wolf (Werewolves too) in both hands and the deck is removed from the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -715,7 +715,7 @@ class TheBigBadWitch(Effect):
 
 
 @effect("witch_of_the_emperor")
-class WitchOfTheEmperor(Effect):
+class WitchOfTheEmperor(Effect[Table]):
     """A random card of the opponent's hand is shown to both players and stolen if its base str is 4 or less."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -733,7 +733,7 @@ class WitchOfTheEmperor(Effect):
 
 
 @effect("witch_of_the_skeleton_legion")
-class WitchOfTheSkeletonLegion(Effect):
+class WitchOfTheSkeletonLegion(Effect[Table]):
     """Six random Skeletons are shuffled into the deck."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -746,7 +746,7 @@ LEGIONS = (Tribe.WOLF, Tribe.SKELETON, Tribe.PIRATE)
 
 
 @effect("witch_of_the_chosen_legion")
-class WitchOfTheChosenLegion(Effect):
+class WitchOfTheChosenLegion(Effect[Table]):
     """Its owner chooses Wolf, Skeleton or Pirate and gains 2 random creatures of that Tribe."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -761,7 +761,7 @@ class WitchOfTheChosenLegion(Effect):
 
 
 @rule(SEDUCED)
-class Seduced(Rule):
+class Seduced(Rule[Table]):
     """The owner's opponent must play the creature with uid ``value - 1`` next turn (if it is in hand and playable)."""
 
     def forced(self, t: Table, src: Source, seat: int) -> int | None:
@@ -774,7 +774,7 @@ class Seduced(Rule):
 
 
 @effect("seductive_witch")
-class SeductiveWitch(Effect):
+class SeductiveWitch(Effect[Table]):
     """If this witch escapes, the creature it sent back must be played by the opponent next turn."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -787,7 +787,7 @@ class SeductiveWitch(Effect):
 
 
 @effect("rage_witch")
-class RageWitch(Effect):
+class RageWitch(Effect[Table]):
     """Discard a random card from your hand to deal 1 damage to the enemy per duel you have lost."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -804,7 +804,7 @@ class RageWitch(Effect):
 
 
 @effect("jesting_witch")
-class JestingWitch(Effect):
+class JestingWitch(Effect[Table]):
     """Tell a joke; three random creatures are put on top of the deck."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -816,7 +816,7 @@ class JestingWitch(Effect):
 
 
 @rule(HIGH)
-class HighWitchRule(Rule):
+class HighWitchRule(Rule[Table]):
     """The opponent's next card played gets +3 levels, and double damage if it loses (``value``: its uid + 1)."""
 
     def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
@@ -838,7 +838,7 @@ class HighWitchRule(Rule):
 
 
 @effect("the_high_witch")
-class TheHighWitch(Effect):
+class TheHighWitch(Effect[Table]):
     """The opponent's next card played has +3 levels but deals them double damage if it loses."""
 
     def cast(self, t: Table, src: Source) -> None:

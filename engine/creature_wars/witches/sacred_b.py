@@ -103,7 +103,7 @@ def chosen_enemy(t: Table, src: Source, pending: Pending, choice: int) -> Card |
 # == Shady Witch ===========================================================
 
 @effect("shady_witch")
-class ShadyWitch(Effect):
+class ShadyWitch(Effect[Table]):
     """Swap your most powerful creature for the opponent's least powerful; an unplayed gift becomes level 1."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -124,7 +124,7 @@ class ShadyWitch(Effect):
 
 
 @rule("shady_gift")
-class ShadyGift(Rule):
+class ShadyGift(Rule[Table]):
     """At the end of the turn after the deal, a gift still in the receiver's hand becomes level 1."""
 
     def turn_end(self, t: Table, src: Source) -> None:
@@ -149,7 +149,7 @@ POTIONS = (
 
 
 @effect("questing_witch")
-class QuestingWitch(Effect):
+class QuestingWitch(Effect[Table]):
     """If your cards have slain a creature of every Tribe, choose a potion to drink."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -175,7 +175,7 @@ class QuestingWitch(Effect):
 # == Berserker Witch =======================================================
 
 @effect("berserker_witch")
-class BerserkerWitch(Effect):
+class BerserkerWitch(Effect[Table]):
     """In next turn's duel, the losing Empire also takes the winning card's level as damage."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -184,7 +184,7 @@ class BerserkerWitch(Effect):
 
 
 @rule("berserker")
-class Berserker(Rule):
+class Berserker(Rule[Table]):
     """Adds the winner's level to the duel damage of its turn (dealt on its own if the loser took none)."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -226,7 +226,7 @@ def standing_in_play(t: Table, seat: int, card: Card | None, stood: list[Card] |
 
 
 @effect("pandoras_witch")
-class PandorasWitch(Effect):
+class PandorasWitch(Effect[Table]):
     """Cast every witch in the opponent's hand for them, in hand order; each then flees to the discard pile."""
 
     # A question one of those witches asks is passed on under this effect's key, the memo holding
@@ -297,7 +297,7 @@ class PandorasWitch(Effect):
 # == Odd Witch =============================================================
 
 @effect("odd_witch")
-class OddWitch(Effect):
+class OddWitch(Effect[Table]):
     """Both players discard every even-leveled card in hand."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -309,7 +309,7 @@ class OddWitch(Effect):
 # == Witch of the Firehawks ================================================
 
 @effect("witch_of_the_firehawks")
-class WitchOfTheFirehawks(Effect):
+class WitchOfTheFirehawks(Effect[Table]):
     """Your Nightmare creatures and witches are destroyed; your other creatures become Fire."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -329,7 +329,7 @@ class WitchOfTheFirehawks(Effect):
 # == Talismanic Witch ======================================================
 
 @effect("talismanic_witch")
-class TalismanicWitch(Effect):
+class TalismanicWitch(Effect[Table]):
     """The next damage to your Empire is halved (rounded down)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -338,7 +338,7 @@ class TalismanicWitch(Effect):
 
 
 @rule("talisman")
-class Talisman(Rule):
+class Talisman(Rule[Table]):
     """Halves the first hit on its owner's Empire that would deal damage, then is used up."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -353,7 +353,7 @@ class Talisman(Rule):
 # == Chthonic, Necromancing and Sepulchrul Witches ========================
 
 @effect("chthonic_witch")
-class ChthonicWitch(Effect):
+class ChthonicWitch(Effect[Table]):
     """The last slain creature (still in the discard pile) comes to your hand with -1 level."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -366,7 +366,7 @@ class ChthonicWitch(Effect):
 
 
 @effect("necromancing_witch")
-class NecromancingWitch(Effect):
+class NecromancingWitch(Effect[Table]):
     """Every Skeleton that died in battle (still in the discard pile) comes to your hand with +3 levels."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -379,7 +379,7 @@ class NecromancingWitch(Effect):
 
 
 @effect("sepulchrul_witch")
-class SepulchrulWitch(Effect):
+class SepulchrulWitch(Effect[Table]):
     """The last slain creature (still in the discard pile) comes to your hand at its level."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -394,7 +394,7 @@ class SepulchrulWitch(Effect):
 # == Circe's and Angitia's Witches =========================================
 
 @effect("circes_witch")
-class CircesWitch(Effect):
+class CircesWitch(Effect[Table]):
     """Pirates in both hands become Wolves (level, Power Type, rally marks and base str changes kept)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -406,7 +406,7 @@ class CircesWitch(Effect):
 
 
 @effect("angitias_witch")
-class AngitiasWitch(Effect):
+class AngitiasWitch(Effect[Table]):
     """Discard every Serpent in your hand; +5 HP for each."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -428,7 +428,7 @@ def trade(n: int, give: str, mine: list[Card], get: str) -> str:
 
 
 @effect("minervas_witch")
-class MinervasWitch(Effect):
+class MinervasWitch(Effect[Table]):
     """Choose: your 2 weakest creatures for their 2 strongest, or your 2 strongest for their 2 weakest."""
 
     # The memo holds (n, option 0's yours..., theirs..., option 1's yours..., theirs...), n uids each.
@@ -466,7 +466,7 @@ class MinervasWitch(Effect):
 # == Succubus' Witch =======================================================
 
 @effect("succubus_witch")
-class SuccubusWitch(Effect):
+class SuccubusWitch(Effect[Table]):
     """Discard a random Nightmare of yours: a random enemy creature loses 3 levels and a Lvl.1 Cambion copies it."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -487,12 +487,12 @@ class SuccubusWitch(Effect):
 
 
 @token("Cambion")
-class Cambion(Token):
+class Cambion(Token[Table]):
     """A succubus's offspring: the ``cambion`` rule doubles the damage it deals to its holder."""
 
 
 @rule("cambion")
-class CambionRule(Rule):
+class CambionRule(Rule[Table]):
     """Any damage that comes from a Cambion (lost duel, MAYHEM, ...) is doubled."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -503,7 +503,7 @@ class CambionRule(Rule):
 # == Sin-Eater Witch =======================================================
 
 @effect("sin_eater_witch")
-class SinEaterWitch(Effect):
+class SinEaterWitch(Effect[Table]):
     """The next time one of your creatures loses a duel, you take no damage and a random creature of yours is banned."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -512,7 +512,7 @@ class SinEaterWitch(Effect):
 
 
 @rule("sin_eater")
-class SinEater(Rule):
+class SinEater(Rule[Table]):
     """Cancels the owner's next duel damage from a losing creature; a random other creature becomes an outcast."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -534,7 +534,7 @@ class SinEater(Rule):
 # == Charlotte's Witch =====================================================
 
 @effect("charlottes_witch")
-class CharlottesWitch(Effect):
+class CharlottesWitch(Effect[Table]):
     """A random card in the opponent's hand is webbed: it may never be played."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -551,7 +551,7 @@ class CharlottesWitch(Effect):
 # == The Sand Witch ========================================================
 
 @effect("the_sand_witch")
-class TheSandWitch(Effect):
+class TheSandWitch(Effect[Table]):
     """For the rest of the game, Nightmare creatures have +2 power in duels."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -559,7 +559,7 @@ class TheSandWitch(Effect):
 
 
 @rule("sleep_sand")
-class SleepSand(Rule):
+class SleepSand(Rule[Table]):
     """+2 power to a fighting Nightmare creature."""
 
     def power(self, t: Table, src: Source, fight: Fight, seat: int, power: int) -> int:
@@ -570,7 +570,7 @@ class SleepSand(Rule):
 # == Green Witch ===========================================================
 
 @effect("green_witch")
-class GreenWitch(Effect):
+class GreenWitch(Effect[Table]):
     """The player with fewer cards draws until the hand sizes match (as far as the deck allows)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -585,7 +585,7 @@ class GreenWitch(Effect):
 # == Wiccan Little =========================================================
 
 @effect("wiccan_little")
-class WiccanLittle(Effect):
+class WiccanLittle(Effect[Table]):
     """If this witch loses its fight it panics: 50%, the sky falls and both Empires take 5 damage."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -601,7 +601,7 @@ class WiccanLittle(Effect):
 # == Coven-Calling Witch ===================================================
 
 @effect("coven_calling_witch")
-class CovenCallingWitch(Effect):
+class CovenCallingWitch(Effect[Table]):
     """Shuffle 13 random Sacred witches into the deck."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -613,7 +613,7 @@ class CovenCallingWitch(Effect):
 # == Wraith Witch ==========================================================
 
 @effect("wraith_witch")
-class WraithWitch(Effect):
+class WraithWitch(Effect[Table]):
     """If this witch dies, add a Wraith to your hand."""
 
     def died(self, t: Table, src: Source, fight: Fight) -> None:
@@ -621,7 +621,7 @@ class WraithWitch(Effect):
 
 
 @token("Wraith")
-class Wraith(Token):
+class Wraith(Token[Table]):
     """Played: no fight; 3 damage to the enemy Empire, the Wraith vanishes, an enemy creature returns with cooldown 1."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -643,7 +643,7 @@ class Wraith(Token):
 # == Lenore's Witch ========================================================
 
 @effect("lenores_witch")
-class LenoresWitch(Effect):
+class LenoresWitch(Effect[Table]):
     """Pick 1 of 3 random enemy creatures to remove; an unplayable Raven takes its place and pecks on its Tribe."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -667,7 +667,7 @@ class LenoresWitch(Effect):
 
 
 @token("Raven")
-class Raven(Token):
+class Raven(Token[Table]):
     """Fixed in its holder's hand: it may never be played."""
 
     def playable(self, t: Table, src: Source) -> str | None:
@@ -675,7 +675,7 @@ class Raven(Token):
 
 
 @rule("raven")
-class RavenPecks(Rule):
+class RavenPecks(Rule[Table]):
     """While the Raven is in the victim's hand, drawing a creature of the beloved's Tribe costs them 2 HP."""
 
     def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
@@ -689,7 +689,7 @@ class RavenPecks(Rule):
 # == The Witch of the Cumaean Sibyl ========================================
 
 @effect("the_witch_of_the_cumaean_sibyl")
-class TheWitchOfTheCumaeanSibyl(Effect):
+class TheWitchOfTheCumaeanSibyl(Effect[Table]):
     """See the opponent's hand; 3 random cards of it go back into the deck and they draw as many."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -708,7 +708,7 @@ class TheWitchOfTheCumaeanSibyl(Effect):
 # == Medusa's Witch ========================================================
 
 @effect("medusas_witch")
-class MedusasWitch(Effect):
+class MedusasWitch(Effect[Table]):
     """If this witch lives, the enemy card is petrified: back to its owner's hand, never playable, out of Rallies."""
 
     def escaped(self, t: Table, src: Source, fight: Fight) -> None:
@@ -730,7 +730,7 @@ class MedusasWitch(Effect):
 # == Chiquita Witch ========================================================
 
 @effect("chiquita_witch")
-class ChiquitaWitch(Effect):
+class ChiquitaWitch(Effect[Table]):
     """While held, at each turn's end: +1 level to your creatures; those at level 5+ hit your Empire and are discarded."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -755,7 +755,7 @@ class ChiquitaWitch(Effect):
 # == Midas Witch ===========================================================
 
 @effect("midas_witch")
-class MidasWitch(Effect):
+class MidasWitch(Effect[Table]):
     """For the rest of the game, every card entering your hand gains +2 base str."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -763,7 +763,7 @@ class MidasWitch(Effect):
 
 
 @rule("midas")
-class Midas(Rule):
+class Midas(Rule[Table]):
     """+2 base str to each card entering its owner's hand (drawn, gained or returned)."""
 
     def gained(self, t: Table, src: Source, seat: int, card: Card) -> Card:
@@ -773,7 +773,7 @@ class Midas(Rule):
 # == Santa Witch ===========================================================
 
 @effect("santa_witch")
-class SantaWitch(Effect):
+class SantaWitch(Effect[Table]):
     """Each player gets 2 gifts (50/50 a random creature or a Lump of Coal); you see the opponent's."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -790,7 +790,7 @@ class SantaWitch(Effect):
 
 
 @token("Lump of Coal")
-class LumpOfCoal(Token):
+class LumpOfCoal(Token[Table]):
     """A naughty gift: it may never be played and does nothing."""
 
     def playable(self, t: Table, src: Source) -> str | None:
@@ -811,7 +811,7 @@ def is_giant(card: Card) -> bool:
 
 
 @effect("davids_witch")
-class DavidsWitch(Effect):
+class DavidsWitch(Effect[Table]):
     """For the rest of the game, in a Giant against a non-Giant duel the lower power wins."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -822,7 +822,7 @@ class DavidsWitch(Effect):
 
 
 @rule("david")
-class David(Rule):
+class David(Rule[Table]):
     """Lower power wins a duel between a Giant and a card that is not a Giant."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -831,7 +831,7 @@ class David(Rule):
 
 
 @effect("goliath_witch")
-class GoliathWitch(Effect):
+class GoliathWitch(Effect[Table]):
     """In next turn's duel, the lower power wins."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -840,7 +840,7 @@ class GoliathWitch(Effect):
 
 
 @rule("goliath")
-class Goliath(Rule):
+class Goliath(Rule[Table]):
     """Lower power wins the duel of its turn."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -850,7 +850,7 @@ class Goliath(Rule):
 
 
 @effect("junos_witch")
-class JunosWitch(Effect):
+class JunosWitch(Effect[Table]):
     """For the rest of the game, a type advantage in a duel with a Giant is worth +6 instead of +3."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -861,7 +861,7 @@ class JunosWitch(Effect):
 
 
 @rule("juno")
-class Juno(Rule):
+class Juno(Rule[Table]):
     """+3 more power for a type advantage when a Giant is in the duel."""
 
     def power(self, t: Table, src: Source, fight: Fight, seat: int, power: int) -> int:
@@ -874,7 +874,7 @@ class Juno(Rule):
 # == Liberating Witch ======================================================
 
 @effect("liberating_witch")
-class LiberatingWitch(Effect):
+class LiberatingWitch(Effect[Table]):
     """Pick 1 of 3 random enemy creatures: it is removed from the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -894,7 +894,7 @@ class LiberatingWitch(Effect):
 # == Buried Witch ==========================================================
 
 @effect("buried_witch")
-class BuriedWitch(Effect):
+class BuriedWitch(Effect[Table]):
     """With a Pirate Tribe Rally in hand (4+ Pirates), get 3 Cannonballs."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -908,7 +908,7 @@ class BuriedWitch(Effect):
 
 
 @token("Cannonball")
-class Cannonball(Token):
+class Cannonball(Token[Table]):
     """Played: 5 damage to the enemy Empire; it has no power, loses to the card it meets and is discarded."""
 
     def power(self, t: Table, src: Source, fight: Fight, seat: int, power: int) -> int:

@@ -97,7 +97,7 @@ def _discard_random(t: Table, seat: int, why: str) -> None:
 
 
 @rule("skellified")
-class Skellified(Rule):
+class Skellified(Rule[Table]):
     """A skellified creature deals at most 3 (a Skeleton's base str) when it damages an Empire."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -106,7 +106,7 @@ class Skellified(Rule):
 
 
 @effect("skeletal_witch")
-class SkeletalWitch(Effect):
+class SkeletalWitch(Effect[Table]):
     """With an Enhanced (rallied) Skeleton in hand, every other creature in hand becomes a skellified Skeleton."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -126,7 +126,7 @@ class SkeletalWitch(Effect):
 
 
 @effect("ossuary_witch")
-class OssuaryWitch(Effect):
+class OssuaryWitch(Effect[Table]):
     """Every Skeleton that lost a duel and is still in the discard pile goes back into the deck at its level + 1."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -153,7 +153,7 @@ class OssuaryWitch(Effect):
 
 
 @effect("pilfering_witch")
-class PilferingWitch(Effect):
+class PilferingWitch(Effect[Table]):
     """Steal a random witch card from the opponent's hand, if there is one."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -171,7 +171,7 @@ class PilferingWitch(Effect):
 
 
 @rule("backlash")
-class Backlash(Rule):
+class Backlash(Rule[Table]):
     """For the rest of the game, a creature of level 6+ that wins a duel deals its base str to its own Empire."""
 
     def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
@@ -184,7 +184,7 @@ class Backlash(Rule):
 
 
 @effect("backlash_witch")
-class BacklashWitch(Effect):
+class BacklashWitch(Effect[Table]):
     """Put the Backlash rule in play for the rest of the game (for both players)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -196,7 +196,7 @@ class BacklashWitch(Effect):
 
 
 @effect("benevolent_witch")
-class BenevolentWitch(Effect):
+class BenevolentWitch(Effect[Table]):
     """Give one random creature of each Tribe in your hand +2 levels."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -212,7 +212,7 @@ class BenevolentWitch(Effect):
 
 
 @effect("prehistoric_witch")
-class PrehistoricWitch(Effect):
+class PrehistoricWitch(Effect[Table]):
     """Make every creature in your hand Ancient."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -225,7 +225,7 @@ class PrehistoricWitch(Effect):
 
 
 @effect("draconic_witch")
-class DraconicWitch(Effect):
+class DraconicWitch(Effect[Table]):
     """Every Serpent in both hands becomes a random Dragon (level 1-6, random Power Type)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -238,7 +238,7 @@ class DraconicWitch(Effect):
 
 
 @effect("haughty_witch")
-class HaughtyWitch(Effect):
+class HaughtyWitch(Effect[Table]):
     """If this witch's level is greater than the enemy card's, take a random card from the opponent's hand."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -261,7 +261,7 @@ class HaughtyWitch(Effect):
 
 
 @rule("haggel_witchel")
-class HaggelCurse(Rule):
+class HaggelCurse(Rule[Table]):
     """The next player to draw a witch card from the deck takes 12 damage (then the curse is spent)."""
 
     def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
@@ -272,7 +272,7 @@ class HaggelCurse(Rule):
 
 
 @effect("haggel_witchel")
-class HaggelWitchel(Effect):
+class HaggelWitchel(Effect[Table]):
     """Curse the next witch draw (12 damage), then both players draw up to 8 cards (first drawer first)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -287,7 +287,7 @@ class HaggelWitchel(Effect):
 
 
 @effect("storytime_witch")
-class StorytimeWitch(Effect):
+class StorytimeWitch(Effect[Table]):
     """Add a random creature to your hand, shown to both players."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -298,7 +298,7 @@ class StorytimeWitch(Effect):
 
 
 @effect("ondus_witch")
-class OndusWitch(Effect):
+class OndusWitch(Effect[Table]):
     """Undo last turn's duel: heal its Empire damage; its cards come back from the discard pile with cooldown 1."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -322,7 +322,7 @@ class OndusWitch(Effect):
 
 
 @effect("the_coven_of_babel")
-class TheCovenOfBabel(Effect):
+class TheCovenOfBabel(Effect[Table]):
     """Each player shuffles one random creature of each Tribe in their hand into the deck."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -340,7 +340,7 @@ class TheCovenOfBabel(Effect):
 
 
 @token(SCARECROW)
-class Scarecrow(Token):
+class Scarecrow(Token[Table]):
     """Doesn't care: its fight is a tie and both cards are discarded; held, its hand's Nightmares lose 1 level a turn."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -357,7 +357,7 @@ class Scarecrow(Token):
 
 
 @effect("strawman_witch")
-class StrawmanWitch(Effect):
+class StrawmanWitch(Effect[Table]):
     """Turn a random creature in the opponent's hand into a Scarecrow (Lvl.1, base str 3, no Power Type)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -373,7 +373,7 @@ class StrawmanWitch(Effect):
 
 
 @effect("vegetable_mask_witch")
-class VegetableMaskWitch(Effect):
+class VegetableMaskWitch(Effect[Table]):
     """Held: -1 level at each turn's end, at level 0 draw 2 and discard it. Played: if it escapes, discard your hand."""
 
     def held_end(self, t: Table, src: Source) -> None:
@@ -396,7 +396,7 @@ class VegetableMaskWitch(Effect):
 
 
 @rule("sanctified")
-class Sanctified(Rule):
+class Sanctified(Rule[Table]):
     """For the rest of the game, Holy creatures deal double damage to Empires."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -405,7 +405,7 @@ class Sanctified(Rule):
 
 
 @effect("sanctifying_witch")
-class SanctifyingWitch(Effect):
+class SanctifyingWitch(Effect[Table]):
     """Nightmare creatures in both hands become Holy; Holy creatures deal double damage for the rest of the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -420,7 +420,7 @@ class SanctifyingWitch(Effect):
 
 
 @effect("arnold_laynes_witch")
-class ArnoldLaynesWitch(Effect):
+class ArnoldLaynesWitch(Effect[Table]):
     """Swap a random creature from each hand; the one you receive gets +2 levels and cooldown 1."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -442,7 +442,7 @@ class ArnoldLaynesWitch(Effect):
 
 
 @rule("emilys_hiding")
-class EmilysHiding(Rule):
+class EmilysHiding(Rule[Table]):
     """At the start of each turn, every hiding creature in a hand takes a random level 1-6 (only its holder sees it)."""
 
     def turn_start(self, t: Table, src: Source) -> None:
@@ -455,7 +455,7 @@ class EmilysHiding(Rule):
 
 
 @effect("emilys_hiding_witch")
-class EmilysHidingWitch(Effect):
+class EmilysHidingWitch(Effect[Table]):
     """Choose a creature in your hand (a question; memo: the uids offered): it takes a random level each turn."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -486,7 +486,7 @@ class EmilysHidingWitch(Effect):
 
 
 @effect("golden_veil_witch")
-class GoldenVeilWitch(Effect):
+class GoldenVeilWitch(Effect[Table]):
     """Get a random creature of a Tribe you don't hold (nothing if you hold every Tribe)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -502,7 +502,7 @@ class GoldenVeilWitch(Effect):
 
 
 @effect("dark_globe_witch")
-class DarkGlobeWitch(Effect):
+class DarkGlobeWitch(Effect[Table]):
     """Creatures in both hands lose their Power Type for good."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -515,7 +515,7 @@ class DarkGlobeWitch(Effect):
 
 
 @effect("gnome_witch")
-class GnomeWitch(Effect):
+class GnomeWitch(Effect[Table]):
     """Shuffle the levels, and separately the Power Types, among the creatures in your hand."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -532,7 +532,7 @@ class GnomeWitch(Effect):
 
 
 @rule("jugband_opener")
-class JugbandOpener(Rule):
+class JugbandOpener(Rule[Table]):
     """Its owner may play only the listed creatures (data: uids) while one of them in hand is playable."""
 
     def can_play(self, t: Table, src: Source, seat: int, card: Card) -> str | None:
@@ -566,7 +566,7 @@ class JugbandOpener(Rule):
 
 
 @effect("jugband_opener_witch")
-class JugbandOpenerWitch(Effect):
+class JugbandOpenerWitch(Effect[Table]):
     """Add 3 random creatures to your hand; until they are played (or leave your hand) you may play only them."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -586,7 +586,7 @@ class JugbandOpenerWitch(Effect):
 
 
 @rule("jugband_encore")
-class JugbandEncore(Rule):
+class JugbandEncore(Rule[Table]):
     """The encore (value: the discarded card's uid; data: the new cards' uids) pays out when all of them have won."""
 
     def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
@@ -621,7 +621,7 @@ class JugbandEncore(Rule):
 
 
 @effect("jugband_encore_witch")
-class JugbandEncoreWitch(Effect):
+class JugbandEncoreWitch(Effect[Table]):
     """Choose a card to discard (a question; memo: uids), draw 3; if all 3 win their duels, the card returns +7 levels."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -654,7 +654,7 @@ class JugbandEncoreWitch(Effect):
 
 
 @token(STAND_IN)
-class StandIn(Token):
+class StandIn(Token[Table]):
     """A Lvl.1 copy of a discarded creature: when it loses a duel, its holder draws 2 cards."""
 
     def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
@@ -663,7 +663,7 @@ class StandIn(Token):
 
 
 @effect("jugband_stand_in_witch")
-class JugbandStandInWitch(Effect):
+class JugbandStandInWitch(Effect[Table]):
     """Discard a random creature from your hand and get a Lvl.1 Stand-In with its Tribe, base str and Power Type."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -682,7 +682,7 @@ class JugbandStandInWitch(Effect):
 
 
 @effect("scientific_witch")
-class ScientificWitch(Effect):
+class ScientificWitch(Effect[Table]):
     """Two questions: a creature in your hand (memo 0, uids...), then its new Power Type (memo 1, uid)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -716,7 +716,7 @@ class ScientificWitch(Effect):
 
 
 @effect("overdrive_witch")
-class OverdriveWitch(Effect):
+class OverdriveWitch(Effect[Table]):
     """Damage the enemy Empire by the length of your most recent run of duels won in a row."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -742,7 +742,7 @@ def _longest_run(levels: set[int]) -> list[int]:
 
 
 @effect("straight_witch")
-class StraightWitch(Effect):
+class StraightWitch(Effect[Table]):
     """With a straight of 5+ consecutive levels in hand (one card per level), those cards get +3 levels."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -761,7 +761,7 @@ class StraightWitch(Effect):
 
 
 @effect("the_madcaps_witch")
-class TheMadcapsWitch(Effect):
+class TheMadcapsWitch(Effect[Table]):
     """Shuffle your hand into the deck and draw one more card than it held; if this witch dies, discard 3 at random."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -781,7 +781,7 @@ class TheMadcapsWitch(Effect):
 
 
 @rule("clockwork_crier")
-class ClockworkCrier(Rule):
+class ClockworkCrier(Rule[Table]):
     """On the prophesied turn (``until``) its owner draws ``value`` more cards at the start and takes double damage."""
 
     def turn_start(self, t: Table, src: Source) -> None:
@@ -798,7 +798,7 @@ class ClockworkCrier(Rule):
 
 
 @effect("clockwork_crier_witch")
-class ClockworkCrierWitch(Effect):
+class ClockworkCrierWitch(Effect[Table]):
     """Name a number N (1-3; a question): at the start of the Nth turn from now, draw N cards; damage is doubled then."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -816,7 +816,7 @@ class ClockworkCrierWitch(Effect):
 
 
 @rule("crow_laughing")
-class CrowLaughing(Rule):
+class CrowLaughing(Rule[Table]):
     """For the rest of the game, whenever any witch wins or ties its fight, a random enemy creature in hand gets -2 levels."""
 
     def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
@@ -837,7 +837,7 @@ class CrowLaughing(Rule):
 
 
 @effect("crow_laughing_witch")
-class CrowLaughingWitch(Effect):
+class CrowLaughingWitch(Effect[Table]):
     """Put the Crow-Laughing rule in play for the rest of the game (this witch's own escape counts)."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -850,7 +850,7 @@ class CrowLaughingWitch(Effect):
 
 
 @rule("cracked_ceremony")
-class CrackedCeremony(Rule):
+class CrackedCeremony(Rule[Table]):
     """For the rest of the game, whenever a witch card is played, the other player discards a random card."""
 
     def played(self, t: Table, src: Source, seat: int, card: Card) -> None:
@@ -859,7 +859,7 @@ class CrackedCeremony(Rule):
 
 
 @effect("cracked_ceremony_witch")
-class CrackedCeremonyWitch(Effect):
+class CrackedCeremonyWitch(Effect[Table]):
     """The opponent discards a random card now; from now on every witch played makes the other player discard one."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -872,7 +872,7 @@ class CrackedCeremonyWitch(Effect):
 
 
 @rule("no_good_trying")
-class NoGoodTrying(Rule):
+class NoGoodTrying(Rule[Table]):
     """On the skipped turn (``value``) its owner neither draws nor plays, and draws 3 cards at its end."""
 
     def draws(self, t: Table, src: Source, seat: int) -> bool:
@@ -892,7 +892,7 @@ class NoGoodTrying(Rule):
 
 
 @effect("no_good_trying_witch")
-class NoGoodTryingWitch(Effect):
+class NoGoodTryingWitch(Effect[Table]):
     """Skip your next turn (no draw, no play); draw 3 cards at its end."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -906,7 +906,7 @@ class NoGoodTryingWitch(Effect):
 
 
 @effect("cornfield_witch")
-class CornfieldWitch(Effect):
+class CornfieldWitch(Effect[Table]):
     """While held: its holder may play only witches, and their creatures gain +1 level at each turn's end."""
 
     def blocks(self, t: Table, src: Source, card: Card) -> str | None:

@@ -33,7 +33,7 @@ def _listed(cards: list[Card]) -> str:
 
 
 @rule("wrath")
-class Wrath(Rule):
+class Wrath(Rule[Table]):
     """For the rest of the game, a player who loses a duel takes 3 more damage."""
 
     def damage(self, t: Table, src: Source, hit: Hit) -> None:
@@ -42,7 +42,7 @@ class Wrath(Rule):
 
 
 @effect("witch_of_wrath")
-class WitchOfWrath(Effect):
+class WitchOfWrath(Effect[Table]):
     """Put the Wrath rule in play for the rest of the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -53,7 +53,7 @@ class WitchOfWrath(Effect):
 
 
 @effect("cataclysmic_witch")
-class CataclysmicWitch(Effect):
+class CataclysmicWitch(Effect[Table]):
     """Remove the top half of the deck (rounded up) from the game, unseen."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -68,7 +68,7 @@ class CataclysmicWitch(Effect):
 
 
 @effect("giantfall_witch")
-class GiantfallWitch(Effect):
+class GiantfallWitch(Effect[Table]):
     """With 3 or more Giants in hand, discard them all and deal 10 damage to the enemy Empire."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -82,7 +82,7 @@ class GiantfallWitch(Effect):
 
 
 @effect("dragon_conclave_witch")
-class DragonConclaveWitch(Effect):
+class DragonConclaveWitch(Effect[Table]):
     """Holding a Dragon of each of the four Power Types destroys the enemy Empire."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -97,7 +97,7 @@ class DragonConclaveWitch(Effect):
 
 
 @effect("the_beasts_witch")
-class TheBeastsWitch(Effect):
+class TheBeastsWitch(Effect[Table]):
     """Holding 6 or more creatures of level exactly 6 obliterates the enemy Empire."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -110,7 +110,7 @@ class TheBeastsWitch(Effect):
 
 
 @effect("feral_witch")
-class FeralWitch(Effect):
+class FeralWitch(Effect[Table]):
     """Discard every Wolf in the opponent's hand; each deals its level in damage to the opponent's Empire."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -125,7 +125,7 @@ class FeralWitch(Effect):
 
 
 @effect("witch_of_the_ancients_call")
-class WitchOfTheAncientsCall(Effect):
+class WitchOfTheAncientsCall(Effect[Table]):
     """Every Ancient creature in the opponent's hand moves to the caster's hand."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -143,7 +143,7 @@ class WitchOfTheAncientsCall(Effect):
 
 
 @effect("skeletors_personal_witch")
-class SkeletorsPersonalWitch(Effect):
+class SkeletorsPersonalWitch(Effect[Table]):
     """If no Skeleton is left in the deck, get Skeletor (a Lvl.9 Ancient Skeleton {7})."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -155,7 +155,7 @@ class SkeletorsPersonalWitch(Effect):
 
 
 @token(SKELETOR)
-class Skeletor(Token):
+class Skeletor(Token[Table]):
     """After a duel with a winner that he would leave, a random Skeleton from hand takes his place before damage."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -174,7 +174,7 @@ class Skeletor(Token):
 
 
 @effect("apocalypse_witch")
-class ApocalypseWitch(Effect):
+class ApocalypseWitch(Effect[Table]):
     """Shuffle four Horsemen into the deck: drawing one costs 5 HP and removes it from the game."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -192,7 +192,7 @@ def _horseman_strikes(t: Table, seat: int, card: Card) -> None:
 
 
 @rule("apocalypse")
-class Apocalypse(Rule):
+class Apocalypse(Rule[Table]):
     """A drawn Horseman never reaches the hand: it strikes the drawer; the rule ends when no Horseman is left."""
 
     def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
@@ -205,7 +205,7 @@ class Apocalypse(Rule):
 
 
 @token(HORSEMAN)
-class Horseman(Token):
+class Horseman(Token[Table]):
     """A Horseman cannot be played; one that reaches a hand other than by a draw strikes at the turn's end."""
 
     def playable(self, t: Table, src: Source) -> str | None:
@@ -220,7 +220,7 @@ class Horseman(Token):
 
 
 @effect("witch_of_endor")
-class WitchOfEndor(Effect):
+class WitchOfEndor(Effect[Table]):
     """Prophecy of Doom: at the end of the third turn after this one, the opponent's cards become level 1."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -230,7 +230,7 @@ class WitchOfEndor(Effect):
 
 
 @rule("endor")
-class ProphecyOfDoom(Rule):
+class ProphecyOfDoom(Rule[Table]):
     """At the end of turn ``value``, every card in the enemy's hand becomes level 1."""
 
     def turn_end(self, t: Table, src: Source) -> None:
@@ -249,7 +249,7 @@ class ProphecyOfDoom(Rule):
 
 
 @effect("liliths_witch")
-class LilithsWitch(Effect):
+class LilithsWitch(Effect[Table]):
     """For the rest of the game, no card of level 6 or more may be played, by either player."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -258,7 +258,7 @@ class LilithsWitch(Effect):
 
 
 @rule("lilith")
-class Lilith(Rule):
+class Lilith(Rule[Table]):
     """Cards of level 6+ (creatures and witches) refuse to be played."""
 
     def can_play(self, t: Table, src: Source, seat: int, card: Card) -> str | None:
@@ -266,7 +266,7 @@ class Lilith(Rule):
 
 
 @effect("cannibalistic_witch")
-class CannibalisticWitch(Effect):
+class CannibalisticWitch(Effect[Table]):
     """For the rest of the game, when the caster wins a duel the enemy card is eaten and the caster heals its base str."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -276,7 +276,7 @@ class CannibalisticWitch(Effect):
 
 
 @rule("cannibal")
-class Cannibal(Rule):
+class Cannibal(Rule[Table]):
     """After its owner wins a duel, the enemy card (wherever it went) is removed from the game; heal its base str."""
 
     def after_fight(self, t: Table, src: Source, fight: Fight) -> None:
@@ -293,7 +293,7 @@ class Cannibal(Rule):
 
 
 @effect("richard_witchson")
-class RichardWitchson(Effect):
+class RichardWitchson(Effect[Table]):
     """War on Witches: every witch in both hands, the sacks and the deck is removed; no witch is made again."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -326,7 +326,7 @@ def _purge_witches(t: Table) -> None:
 
 
 @rule("war_on_witches")
-class WarOnWitches(Rule):
+class WarOnWitches(Rule[Table]):
     """Witches are banned: none may be played, and any that turns up in a hand or the deck is removed at turn end."""
 
     def can_play(self, t: Table, src: Source, seat: int, card: Card) -> str | None:
@@ -337,7 +337,7 @@ class WarOnWitches(Rule):
 
 
 @effect("the_witch_of_tantalus")
-class TheWitchOfTantalus(Effect):
+class TheWitchOfTantalus(Effect[Table]):
     """The Eternal Thirst: for the rest of the game, each card the opponent draws costs them 1 HP."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -348,7 +348,7 @@ class TheWitchOfTantalus(Effect):
 
 
 @rule("tantalus")
-class EternalThirst(Rule):
+class EternalThirst(Rule[Table]):
     """Each card the owner's opponent draws deals them 1 damage."""
 
     def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:
@@ -358,7 +358,7 @@ class EternalThirst(Rule):
 
 
 @effect("deathless_witch")
-class DeathlessWitch(Effect):
+class DeathlessWitch(Effect[Table]):
     """No player can lose until MAYHEM."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -367,7 +367,7 @@ class DeathlessWitch(Effect):
 
 
 @rule("deathless")
-class Deathless(Rule):
+class Deathless(Rule[Table]):
     """Nobody can lose (by HP or by an effect) until MAYHEM."""
 
     def can_lose(self, t: Table, src: Source, seat: int) -> bool:
@@ -378,7 +378,7 @@ class Deathless(Rule):
 
 
 @effect("badens_witch")
-class BadensWitch(Effect):
+class BadensWitch(Effect[Table]):
     """The next time the caster is about to lose a duel, the most powerful creature in hand fights instead."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -387,7 +387,7 @@ class BadensWitch(Effect):
 
 
 @rule("baden")
-class BadensSwitch(Rule):
+class BadensSwitch(Rule[Table]):
     """One-shot: the owner's losing card goes back to hand and the most powerful playable creature there fights."""
 
     def decide(self, t: Table, src: Source, fight: Fight) -> None:
@@ -427,7 +427,7 @@ class BadensSwitch(Rule):
 
 
 @effect("the_witch_who_stole_grinch")
-class TheWitchWhoStoleGrinch(Effect):
+class TheWitchWhoStoleGrinch(Effect[Table]):
     """Choose who gets Grinch (a Lvl.6 {5} creature, no Tribe or Power Type); his holder's draws go into his sack."""
 
     def cast(self, t: Table, src: Source) -> None:
@@ -443,7 +443,7 @@ class TheWitchWhoStoleGrinch(Effect):
 
 
 @token(GRINCH)
-class Grinch(Token):
+class Grinch(Token[Table]):
     """Grinch fights as a plain Lvl.6 {5} creature; his sack is the ``grinch_sack`` rule."""
 
 
@@ -464,7 +464,7 @@ def _empty_sacks(t: Table) -> None:
 
 
 @rule("grinch_sack")
-class GrinchsSack(Rule):
+class GrinchsSack(Rule[Table]):
     """Draws of a player holding Grinch go into that player's sack; the sack empties into the hand once he leaves it."""
 
     def drawn(self, t: Table, src: Source, seat: int, card: Card) -> Card | None:

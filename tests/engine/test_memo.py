@@ -1,0 +1,74 @@
+"""Answers remembered per state: many rooms taking turns keep theirs, and a state's answers stay out of its value."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.creature_wars import GAME
+from engine.memo import KEEP, carry_over, per_state
+
+
+@dataclass(frozen=True, slots=True)
+class Keeps:
+    n: int
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Bare:
+    n: int
+
+
+def counting() -> tuple[list[tuple[int, int]], Any]:
+    calls: list[tuple[int, int]] = []
+
+    @per_state
+    def answer(state: Any, seat: int) -> list[int]:
+        calls.append((state.n, seat))
+        return [state.n, seat]
+
+    return calls, answer
+
+
+def test_states_with_a_memo_keep_their_answers_however_many_rooms_interleave() -> None:
+    calls, answer = counting()
+    states = [Keeps(i) for i in range(3 * KEEP)]
+    for _ in range(3):
+        for state in states:
+            for seat in (0, 1):
+                assert answer(state, seat) == [state.n, seat]
+    assert len(calls) == 2 * len(states)
+
+
+def test_states_without_a_memo_keep_the_last_answers_by_identity() -> None:
+    calls, answer = counting()
+    first = Bare(1)
+    assert answer(first, 0) is answer(first, 0)
+    assert answer(Bare(1), 0) == [1, 0] and len(calls) == 2
+
+
+def test_a_memo_is_not_part_of_the_value_and_a_changed_copy_starts_empty() -> None:
+    _, answer = counting()
+    state = Keeps(4)
+    answer(state, 0)
+    assert state == Keeps(4) and hash(state) == hash(Keeps(4))
+    assert replace(state, n=5).memo == {}
+
+
+def test_carry_over_hands_an_answer_to_a_new_state() -> None:
+    calls, answer = counting()
+    old, new = Keeps(1), Keeps(2)
+    carry_over(answer, old, new, 0)  # nothing known yet: nothing carried
+    assert answer(new, 0) == [2, 0]
+    answer(old, 1)
+    later = Keeps(3)
+    carry_over(answer, old, later, 1)
+    assert answer(later, 1) == [1, 1] and calls == [(2, 0), (1, 1)]
+
+
+def test_creature_wars_states_keep_legal_out_of_their_value_and_their_dump() -> None:
+    state = GAME.setup({}, 7)
+    plays = GAME.legal(state, 0)
+    assert GAME.legal(state, 0) is plays
+    assert GAME.load(GAME.dump(state)) == state
+    assert "memo" not in GAME.dump(state)
