@@ -57,8 +57,13 @@ class ReplyDropper:
         if self.down:
             client_w.transport.abort()
             return
+        self.clients.add(client_w)  # before the wait below: going down meanwhile cuts it too
         redis_r, redis_w = await asyncio.open_connection("127.0.0.1", self.redis_port)
-        self.clients.add(client_w)
+        if self.down or self.mute or client_w.transport.is_closing():
+            self.clients.discard(client_w)
+            client_w.transport.abort()
+            redis_w.close()
+            return
         swallow = asyncio.Event()
         up = asyncio.create_task(self._up(client_r, redis_w, swallow))
         down = asyncio.create_task(self._down(redis_r, client_w, swallow))

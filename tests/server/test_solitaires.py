@@ -119,7 +119,7 @@ async def test_cardroom_scores_prints_both_tables(server_url: str, capsys: pytes
     printed = capsys.readouterr().out
     outcome = final["outcome"]
     assert isinstance(outcome, dict)
-    assert "fairy_tableau — all time" in printed and "queens_challenge — all time" in printed
+    assert "Fairy Tableau — all time" in printed and "Queen's Challenge — all time" in printed
     assert f"   1. {outcome['scores'][0]:>6}  guest" in printed and "no scores yet" in printed
     assert await show_scores(server_url, "chess", daily=True, limit=5) == 1
 
