@@ -86,7 +86,7 @@ CHANNELS = ("cardroom:listing", "cardroom:relay:{node}", "cardroom:paired:{node}
 
 async def test_an_outage_breaks_each_subscription_once_in_the_log_and_they_come_back(
         proxied: tuple[str, ReplyDropper], caplog: pytest.LogCaptureFixture) -> None:
-    """Each subscription of the node (CHANNELS) are made again every half second during an outage: the log
+    """Each subscription of the node (CHANNELS) is made again every half second during an outage: the log
     says so once per channel, and once more when each stands again, not once per attempt."""
     url, proxy = proxied
     caplog.set_level("INFO", logger="server.cluster.channel")
