@@ -11,13 +11,15 @@ from typing import Any
 from bots.players import Bot, make
 from client.connection import Client, ClientError, ConnectionLost, Seat
 
-__all__ = ["decider", "host_forever", "play_room", "play_seat"]
+__all__ = ["decider", "host_forever", "play_room", "play_seat", "rematched"]
 
 log = logging.getLogger(__name__)
 WAIT = 600.0
 """Seconds a bot waits for its next view (an opponent to sit, a move) before it gives the seat up."""
 RECONNECTS = 5
 """Attempts to reconnect and resume the seat after the connection drops."""
+REMATCH_WAIT = 60.0
+"""Seconds a bot waits, once a match is over, for the other seat to ask for a rematch (it always accepts)."""
 
 Decider = Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -67,14 +69,36 @@ async def play_room(url: str, room: str, game: str, level: str, *, seed: int | s
     name = name or f"{level} bot"
     client = await Client.connect(url, name=name)
     try:
-        seat = await client.join(room)
-        client = await play_seat(url, client, seat, decider(bot, on_decide), name)
-        final = client.views.get(room)
-        with contextlib.suppress(ClientError, ConnectionLost):
-            await client.leave(room)
+        seat: Seat | None = await client.join(room)
+        final = None
+        while seat is not None:  # the match, then each rematch the other seat asks for
+            client = await play_seat(url, client, seat, decider(bot, on_decide), name)
+            final = client.views.get(seat.room)
+            played, seat = seat, await rematched(client, seat)
+            with contextlib.suppress(ClientError, ConnectionLost):
+                await client.leave(played.room)
         return final
     finally:
         await client.close()
+
+
+async def rematched(client: Client, seat: Seat, wait: float | None = None) -> Seat | None:
+    """Once the match is over, accept the rematch the other seat asks for within ``wait`` (``REMATCH_WAIT``)
+    seconds: the seat in the new room; None if nobody asked."""
+    deadline = asyncio.get_running_loop().time() + (REMATCH_WAIT if wait is None else wait)
+    while asyncio.get_running_loop().time() < deadline and not client.ws.close_code:
+        if client.rematch_offers.get(seat.room, set()) - {seat.seat}:
+            try:
+                await client.rematch(seat)
+                for _ in range(100):
+                    if seat.room in client.rematches:
+                        return client.rematches[seat.room]
+                    await asyncio.sleep(0.05)
+            except (ClientError, ConnectionLost, TimeoutError) as exc:
+                log.info("rematch not taken: %s", exc)
+            return None
+        await asyncio.sleep(0.1)
+    return None
 
 
 async def host_forever(url: str, game: str, level: str, *, seed: int | str | None = None, matches: int | None = None,

@@ -65,6 +65,7 @@ from client.messages import (
     YourRooms,
 )
 from client.replay import Replay, ReplayError
+from client.scores import SOLITAIRES
 from client.screens import (
     FairyMeatScreen,
     LobbyScreen,
@@ -330,8 +331,11 @@ class CardroomApp(App[None]):
         self.request(self._create(message), "create room")
 
     async def _create(self, message: CreateRoom) -> None:
-        """Create the room; with ``bot`` (a level), the server's computer player takes the other seat."""
-        await self.link.create(message.game, self.seed, daily=message.daily, computer=message.bot or None)
+        """Create the room; with ``bot`` (a level), the server's computer player takes the other seat. A two-player
+        room is rated when asked and we play with a player key (a guest's, a fixed deal's, the computer's: casual)."""
+        ranked = (message.rated and self.link.player is not None and self.seed is None and not message.bot
+                  and message.game not in SOLITAIRES)
+        await self.link.create(message.game, self.seed, daily=message.daily, computer=message.bot or None, ranked=ranked)
 
     @on(PlayNow)
     def _play_now(self, message: PlayNow) -> None:

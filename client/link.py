@@ -287,16 +287,18 @@ class Link:
         """Ask for the lobby listing (it arrives as :class:`RoomsListed`)."""
         await self.require().list_rooms()
 
-    async def create(self, game: str, seed: int | None = None, *, daily: bool = False, computer: str | None = None) -> str:
+    async def create(self, game: str, seed: int | None = None, *, daily: bool = False, computer: str | None = None,
+                     ranked: bool = False) -> str:
         """Create a room and sit in it (returns its id); ``seed`` fixes the deal (tests); ``daily`` deals today's
-        seed instead; ``computer`` (a level): the server's computer player takes the other seat.
+        seed instead; ``computer`` (a level): the server's computer player takes the other seat; ``ranked``: a
+        rated room (its players' ratings move when it ends).
 
         The ``seat_granted`` that follows arrives through the inbox like every pushed message.
         """
         if daily:
             made = await self.require().request("create_room", game=game, daily=True, sit=True)
             return str(made["room"])
-        seat = await self.require().create(game, seed=seed, sit=True, computer=computer)
+        seat = await self.require().create(game, seed=seed, sit=True, computer=computer, ranked=ranked)
         return seat if isinstance(seat, str) else seat.room
 
     async def queue(self, game: str, *, rated: bool = False, computer_after: int | None = None) -> None:

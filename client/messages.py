@@ -173,13 +173,14 @@ class RefreshRooms(Message):
 
 class CreateRoom(Message):
     """Create a room of ``game`` and sit in it; ``daily`` deals today's daily seed (solitaires, default options);
-    ``bot`` (a level) has a bot take the other seat."""
+    ``bot`` (a level) has a bot take the other seat; ``rated`` asks for a rated room (two players with keys)."""
 
-    def __init__(self, game: str = "creature_wars", daily: bool = False, bot: str = "") -> None:
+    def __init__(self, game: str = "creature_wars", daily: bool = False, bot: str = "", rated: bool = False) -> None:
         super().__init__()
         self.game = game
         self.daily = daily
         self.bot = bot
+        self.rated = rated
 
 
 class RequestScores(Message):

@@ -49,6 +49,8 @@ HELP = """\
   s          spectate the selected room
   g          choose the game to create: Creature Wars, Fairy Tableau,
              Queen's Challenge, Fairy Meat
+  R          rated on / off for a two-player room (on by default: both
+             players' ratings move when it ends; a guest plays casual)
   d          daily deal on / off (solitaires only: today's seed, the same
              for everyone, ranked in today's table)
   c          create a room of the chosen game and sit in it
@@ -126,6 +128,7 @@ class LobbyScreen(Screen[None]):
         Binding("B", "versus('random')", "vs random bot", show=False),
         Binding("g", "next_game", "game", show=False),
         Binding("d", "toggle_daily", "daily", show=False),
+        Binding("R", "toggle_rated", "rated", key_display="R", show=False),
         Binding("t", "scores", "scores"),
         Binding("l", "leaderboard", "ratings", show=False),
         Binding("r", "refresh", "refresh", show=False),
@@ -163,6 +166,7 @@ class LobbyScreen(Screen[None]):
             yield Select([(title, name) for name, title, _ in GAME_CHOICES], value=GAME_CHOICES[0][0],
                          allow_blank=False, id="game")
             yield Checkbox("daily deal", id="daily", disabled=True, classes="-hidden")
+            yield Checkbox("rated", id="rated", value=True)
             yield Button("Create (c)", id="create", variant="primary")
             yield Button("Scores (t)", id="scores")
         yield Static(GAME_CHOICES[0][2], id="options")
@@ -265,6 +269,9 @@ class LobbyScreen(Screen[None]):
         box.set_class(box.disabled, "-hidden")
         if box.disabled:
             box.value = False
+        rated = self.query_one("#rated", Checkbox)
+        rated.disabled = game in SOLITAIRES
+        rated.set_class(rated.disabled, "-hidden")
         self.query_one("#options", Static).update("daily deal: today's seed, default options" if box.value else words)
 
     @on(Checkbox.Changed, "#daily")
@@ -284,8 +291,20 @@ class LobbyScreen(Screen[None]):
             return
         box.value = not box.value
 
+    def action_toggle_rated(self) -> None:
+        box = self.query_one("#rated", Checkbox)
+        if box.disabled:
+            self.notify("Ratings are for the two-player games (press g to choose one).", severity="warning")
+            return
+        box.value = not box.value
+
+    def rated(self) -> bool:
+        """Whether a two-player room is to be rated (the server rates only players with a key)."""
+        box = self.query_one("#rated", Checkbox)
+        return box.value and not box.disabled
+
     def action_create(self) -> None:
-        self.post_message(CreateRoom(self.chosen_game(), daily=self.daily()))
+        self.post_message(CreateRoom(self.chosen_game(), daily=self.daily(), rated=self.rated()))
 
     # -- play now: matchmaking ------------------------------------------------------
 

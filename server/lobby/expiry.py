@@ -20,12 +20,14 @@ if TYPE_CHECKING:
     from server.lobby.lobby import Lobby
     from server.rooms.room import Room
 
-__all__ = ["SWEEP_EVERY", "WAITING_TTL", "Sweeper", "cancel", "close", "tell_closed"]
+__all__ = ["ABANDONED_AFTER", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "abandoned", "cancel", "close", "tell_closed"]
 
 log = logging.getLogger(__name__)
 
 WAITING_TTL = 600.0
 """Seconds after its creation that a room still waiting for players expires."""
+ABANDONED_AFTER = 60.0
+"""Seconds every seated player of a room still waiting for players may stay away before the room is closed."""
 SWEEP_EVERY = 15.0
 """Seconds between two sweeps of the rooms."""
 
@@ -82,6 +84,13 @@ async def cancel(lobby: Lobby, room: Room, conn: Peer, token: str, re: int) -> N
         await close(lobby, room, "cancelled", conn, re)
 
 
+def abandoned(room: Room, now: float) -> bool:
+    """A room waiting for players whose seated players have all been away (no connection) ``ABANDONED_AFTER``
+    seconds: whoever joins would only wait for a forfeit."""
+    taken = [seat for seat, held in enumerate(room.seats) if held]
+    return bool(taken) and all(now - room.away.get(seat, now) >= ABANDONED_AFTER for seat in taken)
+
+
 class Sweeper:
     """The background sweep: expires waiting rooms, archives matches ended outside a decision, retires finished rooms."""
 
@@ -110,7 +119,8 @@ class Sweeper:
                     room.ended = now
                 elif not listed(room, now) and not room.watchers:
                     self.lobby.rooms.pop(room.id, None)
-            elif waiting(room) and now - room.created >= WAITING_TTL:
+            elif waiting(room) and (now - room.created >= WAITING_TTL or abandoned(room, now)):
+                reason = "expired" if now - room.created >= WAITING_TTL else "abandoned"
                 async with room.lock:
                     if waiting(room) and room.id in self.lobby.rooms:
-                        await close(self.lobby, room, "expired")
+                        await close(self.lobby, room, reason)

@@ -56,7 +56,7 @@ async def test_the_daily_box_is_only_there_for_solitaires(server_url: str) -> No
             await until(pilot, lambda: isinstance(app.screen, MatchScreen), "the table")
             assert not box.display and not box.value
             rooms = await looker.list_rooms()
-            assert [(r["game"], r["ranked"]) for r in rooms] == [("creature_wars", "")]
+            assert [(r["game"], r["ranked"]) for r in rooms] == [("creature_wars", "rated")]  # not daily; rated by default
 
 
 async def test_the_lobby_fits_80x24(server_url: str) -> None:

@@ -2,6 +2,7 @@
 other seat, as a client of the protocol seeing only its seat, and play the match out."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -32,6 +33,38 @@ async def test_the_computer_takes_the_other_seat_and_plays_the_match_out(server_
         states = await replay(redis_url, seat.room, QUICK, ada.over[seat.room]["seed"])
         assert len(states) >= 2, "both seats decided"
         assert leaks(ada.frames, states, seat.seat) == []
+
+
+async def _play_out(client: Client, seat: Seat, rng: random.Random) -> None:
+    """Our seat plays at random until the match is over; the computer plays the other."""
+    await client.wait_view(seat.room, lambda v: "hands" in v, timeout=10)
+    for _ in range(400):
+        view = client.views[seat.room]
+        if view["outcome"] is not None:
+            return
+        if view["legal"]:
+            await client.decide(seat, rng.choice(view["legal"]))
+        else:
+            await client.wait_view(seat.room, lambda v, at=view["version"]: v["version"] != at, timeout=10)
+    raise AssertionError("the match did not end")
+
+
+async def test_the_computer_accepts_a_rematch(server_url: str) -> None:
+    rng = random.Random(9)
+    async with await Client.connect(server_url, name="ada") as ada:
+        seat = await ada.create("creature_wars", QUICK, computer="random")
+        assert isinstance(seat, Seat)
+        await _play_out(ada, seat, rng)
+        await ada.rematch(seat)
+        for _ in range(200):  # the computer answers within a moment
+            if seat.room in ada.rematches:
+                break
+            await asyncio.sleep(0.05)
+        again = ada.rematches[seat.room]
+        assert again.room != seat.room and again.seat == 1 - seat.seat, "a new room, seats swapped"
+        await _play_out(ada, again, rng)
+        listed = {r["room"]: r for r in await ada.list_rooms()}
+        assert sorted(listed[again.room]["players"]) == ["ada", "random bot"]
 
 
 @pytest.mark.parametrize(("fields", "words"), [

@@ -215,3 +215,25 @@ async def test_a_burst_of_store_requests_waits_for_connections(redis_url: str) -
     finally:
         await store.close()
     assert versions == [None] * (4 * POOL)
+
+
+async def test_a_waiting_room_its_players_abandoned_is_closed(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed client leaves a waiting room nobody would be seated against: a minute later (here a moment)
+    the room is closed as abandoned; a room whose player is still there stays."""
+    monkeypatch.setattr(expiry, "ABANDONED_AFTER", 0.3)
+    gone = await Client.connect(server_url, name="gone")
+    here = await Client.connect(server_url, name="here")
+    w = await Client.connect(server_url, record_frames=True)
+    try:
+        left = await gone.create("creature_wars")
+        stays = await here.create("creature_wars")
+        assert not isinstance(left, str) and not isinstance(stays, str)
+        await w.spectate(left.room)
+        await gone.close()  # its terminal closed: the seat is away from now on
+        closed = await w.wait_message(lambda m: m["t"] == "room_closed", timeout=5)
+        assert closed == {"t": "room_closed", "room": left.room, "reason": "abandoned", "re": None}
+        await asyncio.sleep(0.5)
+        assert {r["room"] for r in await w.list_rooms()} == {stays.room}, "the room its player still holds stays"
+    finally:
+        for c in (here, w):
+            await c.close()
