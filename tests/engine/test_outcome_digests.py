@@ -14,19 +14,17 @@ play. Every third match deals 30 witches instead of 10.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-import msgpack
 import pytest
 
 from engine.creature_wars import GAME
 from engine.errors import EngineError
-from engine.interface import redact_all
+from tests.engine import digests
+from tests.engine.digests import Feed
 
 QUICK = 300
 """How many matches the normal (not ``slow``) run checks: seeds 0 to 299."""
@@ -41,89 +39,49 @@ def options_for(seed: int) -> dict[str, Any]:
     return {"witches": 30} if seed % 3 == 0 else {}
 
 
-def _feed(h: Any, tag: str, value: Any) -> None:
-    h.update(tag.encode())
-    h.update(msgpack.packb(value))
+def _choose(state: Any, seat: int, legal: list[dict[str, Any]], timed: Any, chooser: random.Random,
+            feed: Feed) -> dict[str, Any]:
+    """Now and then the clock runs out, or an unplayable card is tried first; else a legal decision at random."""
+    roll = chooser.random()
+    if roll < 0.05:
+        return {"kind": "timeout"}
+    if roll < 0.10 and legal[0]["kind"] == "play":
+        hand = GAME.view(state, seat)["hands"][seat]["cards"]
+        slots = {d["slot"] for d in legal}
+        unplayable = [i for i in range(len(hand)) if i not in slots]
+        if unplayable:
+            try:
+                GAME.apply(state, seat, {"kind": "play", "slot": chooser.choice(unplayable)})
+            except EngineError as refused:
+                feed("refused", [type(refused).__name__, str(refused)])
+            else:
+                raise AssertionError("an unplayable slot was accepted")
+    return dict(chooser.choice(legal))
 
 
 def digest_match(seed: int) -> str:
     """The hex digest of one seeded random match (see the module's docstring for what goes in)."""
-    chooser = random.Random(seed)
-    h = hashlib.sha256()
-    options = options_for(seed)
-    state = GAME.setup(options, seed)
-    _feed(h, "setup", GAME.dump(state))
-    decisions = 0
-    while True:
-        for seat in (0, 1, None):
-            _feed(h, f"view{seat}", GAME.view(state, seat))
-        legal = {seat: list(GAME.legal(state, seat)) for seat in (0, 1)}
-        _feed(h, "legal", [legal[0], legal[1]])
-        _feed(h, "timer", GAME.timer(state))
-        if GAME.outcome(state) is not None or decisions >= BOUND:
-            break
-        ready = [seat for seat in (0, 1) if legal[seat]]
-        assert ready, f"seed {seed}: a stall after {decisions} decisions"
-        seat = chooser.choice(ready)
-        roll = chooser.random()
-        if roll < 0.05:
-            decision: dict[str, Any] = {"kind": "timeout"}
-        elif roll < 0.10 and legal[seat][0]["kind"] == "play":
-            hand = GAME.view(state, seat)["hands"][seat]["cards"]
-            slots = {d["slot"] for d in legal[seat]}
-            unplayable = [i for i in range(len(hand)) if i not in slots]
-            if unplayable:
-                try:
-                    GAME.apply(state, seat, {"kind": "play", "slot": chooser.choice(unplayable)})
-                except EngineError as refused:
-                    _feed(h, "refused", [type(refused).__name__, str(refused)])
-                else:
-                    raise AssertionError(f"seed {seed}: an unplayable slot was accepted")
-            decision = dict(chooser.choice(legal[seat]))
-        else:
-            decision = dict(chooser.choice(legal[seat]))
-        _feed(h, "decision", [seat, decision])
-        state, events = GAME.apply(state, seat, decision)
-        decisions += 1
-        for who in (0, 1, None):
-            _feed(h, f"events{who}", redact_all(events, who))
-        _feed(h, "opened", [GAME.opened(state, 0), GAME.opened(state, 1), GAME.version(state)])
-    _feed(h, "final", GAME.dump(state))
-    outcome = GAME.outcome(state)
-    _feed(h, "outcome", None if outcome is None else outcome.data())
-    return h.hexdigest()
+    return digests.digest_match(GAME, seed, options_for(seed), random.Random(seed), _choose, BOUND)
 
 
-def _recorded() -> dict[str, str]:
-    data: dict[str, str] = json.loads(DIGESTS.read_text())
-    return data
-
-
-def _check(seeds: range) -> None:
-    recorded = _recorded()
-    wrong = [seed for seed in seeds if digest_match(seed) != recorded[str(seed)]]
-    assert not wrong, f"{len(wrong)} of {len(seeds)} matches differ from the recorded outcome, first seeds: {wrong[:10]}"
+RECORDED = digests.Recorded(DIGESTS, MATCHES, digest_match)
 
 
 def test_recorded_digests_cover_every_match() -> None:
-    assert sorted(map(int, _recorded())) == list(range(MATCHES))
+    assert sorted(map(int, RECORDED.load())) == list(range(MATCHES))
 
 
 def test_matches_are_unchanged() -> None:
-    _check(range(QUICK))
+    RECORDED.check(range(QUICK))
 
 
 @pytest.mark.slow
 def test_more_matches_are_unchanged() -> None:
-    _check(range(QUICK, MATCHES))
-
-
-def record() -> None:
-    DIGESTS.write_text(json.dumps({str(seed): digest_match(seed) for seed in range(MATCHES)}, indent=0) + "\n")
+    RECORDED.check(range(QUICK, MATCHES))
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--record"]:
-        record()
+        RECORDED.record()
     else:
         print(__doc__)

@@ -13,28 +13,6 @@ from tests.server.helpers import leaks, replay
 from tests.server.servers import QUICK
 
 
-async def test_the_computer_takes_the_other_seat_and_plays_the_match_out(server_url: str, redis_url: str) -> None:
-    rng = random.Random(5)
-    async with await Client.connect(server_url, name="ada", record_frames=True) as ada:
-        seat = await ada.create("creature_wars", QUICK, computer="random")  # dealt once the computer sits
-        assert isinstance(seat, Seat)
-        await ada.wait_view(seat.room, lambda v: "hands" in v, timeout=10)
-        for _ in range(400):
-            view = ada.views[seat.room]
-            if view["outcome"] is not None:
-                break
-            if view["legal"]:
-                await ada.decide(seat, rng.choice(view["legal"]))
-            else:  # the computer's move: it decides from its own view
-                await ada.wait_view(seat.room, lambda v, at=view["version"]: v["version"] != at, timeout=10)
-        assert ada.views[seat.room]["outcome"] is not None, "the match did not end"
-        listed = {r["room"]: r for r in await ada.list_rooms()}
-        assert listed[seat.room]["players"] == ["ada", "random bot"]
-        states = await replay(redis_url, seat.room, QUICK, ada.over[seat.room]["seed"])
-        assert len(states) >= 2, "both seats decided"
-        assert leaks(ada.frames, states, seat.seat) == []
-
-
 async def _play_out(client: Client, seat: Seat, rng: random.Random) -> None:
     """Our seat plays at random until the match is over; the computer plays the other."""
     await client.wait_view(seat.room, lambda v: "hands" in v, timeout=10)
@@ -44,9 +22,22 @@ async def _play_out(client: Client, seat: Seat, rng: random.Random) -> None:
             return
         if view["legal"]:
             await client.decide(seat, rng.choice(view["legal"]))
-        else:
+        else:  # the computer's move: it decides from its own view
             await client.wait_view(seat.room, lambda v, at=view["version"]: v["version"] != at, timeout=10)
     raise AssertionError("the match did not end")
+
+
+async def test_the_computer_takes_the_other_seat_and_plays_the_match_out(server_url: str, redis_url: str) -> None:
+    rng = random.Random(5)
+    async with await Client.connect(server_url, name="ada", record_frames=True) as ada:
+        seat = await ada.create("creature_wars", QUICK, computer="random")  # dealt once the computer sits
+        assert isinstance(seat, Seat)
+        await _play_out(ada, seat, rng)
+        listed = {r["room"]: r for r in await ada.list_rooms()}
+        assert listed[seat.room]["players"] == ["ada", "random bot"]
+        states = await replay(redis_url, seat.room, QUICK, ada.over[seat.room]["seed"])
+        assert len(states) >= 2, "both seats decided"
+        assert leaks(ada.frames, states, seat.seat) == []
 
 
 async def test_the_computer_accepts_a_rematch(server_url: str) -> None:
