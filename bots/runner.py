@@ -62,9 +62,11 @@ async def play_seat(url: str, client: Client, seat: Seat, decide: Decider, name:
 
 
 async def play_room(url: str, room: str, game: str, level: str, *, seed: int | str | None = None,
-                    name: str = "", on_decide: Callable[[Mapping[str, Any]], None] | None = None) -> dict[str, Any] | None:
-    """Join ``room`` as a bot of ``level``, play its match out and leave; the final view (None if it never
-    ended while the bot held the seat)."""
+                    name: str = "", on_decide: Callable[[Mapping[str, Any]], None] | None = None,
+                    rematches: bool = False) -> dict[str, Any] | None:
+    """Join ``room`` as a bot of ``level``, play its match out (with ``rematches``, and each rematch the other
+    seat asks for within ``REMATCH_WAIT`` s) and leave; the final view (None if it never ended while the bot
+    held the seat)."""
     bot = make(game, level, seed)
     name = name or f"{level} bot"
     client = await Client.connect(url, name=name)
@@ -74,7 +76,7 @@ async def play_room(url: str, room: str, game: str, level: str, *, seed: int | s
         while seat is not None:  # the match, then each rematch the other seat asks for
             client = await play_seat(url, client, seat, decider(bot, on_decide), name)
             final = client.views.get(seat.room)
-            played, seat = seat, await rematched(client, seat)
+            played, seat = seat, (await rematched(client, seat)) if rematches else None
             with contextlib.suppress(ClientError, ConnectionLost):
                 await client.leave(played.room)
         return final

@@ -62,7 +62,7 @@ class ComputerPool:
 
     async def _play(self, room: str, game: str, level: str) -> None:
         try:
-            await play_room(self.url, room, game, level, seed=f"computer:{room}", name=f"{level} bot")
+            await play_room(self.url, room, game, level, seed=f"computer:{room}", name=f"{level} bot", rematches=True)
         except Exception as exc:  # the room stays playable: its clock and forfeit rules end a match nobody plays
             log.warning("computer player left: %s", exc, extra={"room": room})
 

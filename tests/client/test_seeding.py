@@ -29,7 +29,7 @@ async def test_the_table_waits_for_the_deal_then_shows_it(server_url: str, monke
         assert isinstance(screen, MatchScreen)
         await until(pilot, lambda: status(app) == "waiting for an opponent to join", "the empty seat to show")
         assert screen.view is None and not screen.query_one(HandPanel).cards  # no deal, so no hand
-        async with await Client.connect(server_url, name="bob") as bob:
+        async with await Client.connect(server_url, name="bob", key="b" * 32) as bob:  # a rated room: bob has a key
             seat = await bob.join(screen.room, nonce="f6" * 16)
             await until(pilot, lambda: status(app) == "your move", "the deal once the opponent sits")
             assert screen.view is not None

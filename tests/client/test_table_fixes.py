@@ -124,7 +124,7 @@ async def test_a_table_waiting_for_its_deal_shows_no_empire_or_hand(server_url: 
         await until(pilot, lambda: table(app).free_seats == 1, "the empty seat")
         waiting = [panel_text(app, f"#{where}") for where in ("top", "bottom")]
         assert all("the deal comes once every seat is taken" in text and "hand 0" not in text for text in waiting)
-        async with await Client.connect(server_url, name="bob") as bob:
+        async with await Client.connect(server_url, name="bob", key="b" * 32) as bob:  # a rated room: bob has a key
             await bob.join(table(app).room)
             await until(pilot, lambda: table(app).view is not None, "the deal")
             await pilot.pause()
