@@ -99,7 +99,7 @@ async def test_step_switch_views_jump_to_a_duel_and_see_the_outcome(server_url: 
         first = record["decisions"][0]
         assert f"{['ann', 'bob'][first['seat']]} (Player {first['seat'] + 1}): " in screen_text(app)
 
-        await pilot.press("n")
+        await pilot.press("home", "n")  # from the deal: the first duel may be revealed by decision 1 itself
         assert screen.step == marks[0]
         await until(pilot, lambda: "⚔ duel" in screen_text(app) and "Revealed:" in panel_text(app, "#events"), "a duel")
         await pilot.press("n")
