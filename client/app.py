@@ -128,6 +128,8 @@ class CardroomApp(App[None]):
         self.seed = seed
         self.auto_join = join
         self.auto_spectate = spectate
+        self.inviting: set[str] = set()
+        """Two-player rooms we just made, whose tables are still to say how a friend joins."""
         self.store = None if guest else IdentityStore(state_dir)
         """The identity file (None for a guest)."""
         self.link = Link(url, name, self.post_message, store=self.store)
@@ -259,6 +261,7 @@ class CardroomApp(App[None]):
         if summary is not None and isinstance(table, DuelScreen):  # the names the lobby already listed
             table.names = tuple(str(n or "") for n in summary.get("players") or ())
         self.push_screen(table)
+        self._invite(room)
 
     @on(ViewArrived)
     def _view_arrived(self, message: ViewArrived) -> None:
@@ -335,7 +338,19 @@ class CardroomApp(App[None]):
         room is rated when asked and we play with a player key (a guest's, a fixed deal's, the computer's: casual)."""
         ranked = (message.rated and self.link.player is not None and self.seed is None and not message.bot
                   and message.game not in SOLITAIRES)
-        await self.link.create(message.game, self.seed, daily=message.daily, computer=message.bot or None, ranked=ranked)
+        room = await self.link.create(message.game, self.seed, daily=message.daily, computer=message.bot or None,
+                                      ranked=ranked)
+        if not message.bot and message.game not in SOLITAIRES:
+            self.inviting.add(room)
+            self._invite(room)
+
+    def _invite(self, room: str) -> None:
+        """Say, once, in the table's chat how a friend joins the room we made and wait in."""
+        screen = self.duel_screen(room)
+        if screen is None or room not in self.inviting:
+            return  # the table opens later (its seat_granted is still on its way): it asks again then
+        self.inviting.discard(room)
+        screen.room_notice(f"Invite a friend: cardroom play --url {self.url} --join {room}")
 
     @on(PlayNow)
     def _play_now(self, message: PlayNow) -> None:

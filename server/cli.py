@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
                       help="where your player key and seat tokens are kept (env CARDROOM_STATE_DIR; "
                            "default: the user state directory)")
     play.add_argument("--guest", action="store_true", help="keep no identity: no player key, seats held in memory only")
+    invited = play.add_mutually_exclusive_group()
+    invited.add_argument("--join", metavar="ROOM", default=None, help="sit in this room as soon as connected (an invitation)")
+    invited.add_argument("--spectate", metavar="ROOM", default=None, help="watch this room as soon as connected")
 
     web = sub.add_parser("web", help="serve the terminal client to browsers (textual-serve)")
     web.add_argument("--host", default=os.environ.get("CARDROOM_WEB_HOST", "127.0.0.1"))
@@ -172,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     from client.identity import IdentityStore
 
     name = args.name or ("" if args.guest else IdentityStore(args.state_dir).name()) or os.environ.get("USER", "player")
-    CardroomApp(url=args.url, name=name, state_dir=args.state_dir, guest=args.guest).run()
+    CardroomApp(url=args.url, name=name, state_dir=args.state_dir, guest=args.guest, join=args.join,
+                spectate=args.spectate).run()
     return 0
 
 
