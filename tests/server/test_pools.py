@@ -8,6 +8,7 @@ import hashlib
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import msgpack
 import pytest
@@ -100,7 +101,12 @@ async def test_two_players_queued_on_different_nodes_are_paired_into_one_room(no
         seat_b = await bob.resume(told_b["room"], told_b["token"])
         view = await ann.wait_view(seat_a.room, lambda v: "hands" in v)
         assert view["seat"] == told_a["seat"]
-        listed = {r["room"]: r for r in await bob.list_rooms()}
+        listed: dict[str, Any] = {}
+        for _ in range(100):  # another node's rooms reach this node's listing within about a second
+            listed = {r["room"]: r for r in await bob.list_rooms()}
+            if listed.get(seat_a.room, {}).get("status") == "playing":
+                break
+            await asyncio.sleep(0.05)
         assert listed[seat_a.room]["status"] == "playing"
         assert sorted(listed[seat_a.room]["players"]) == ["ann", "bob"]
         await play_turn([(ann, seat_a), (bob, seat_b)], random.Random(1))  # the match is played as any other
