@@ -80,7 +80,7 @@ async def test_a_summary_is_rebuilt_only_when_its_room_changed(server_url: str, 
 
     monkeypatch.setattr(Room, "summary", counting)
     async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
-        seat = await a.create("fairy_tableau")
+        seat = await a.create("fairy_tableau", seed=1)  # a deal with a move (a random one is lost at once now and then)
         assert isinstance(seat, Seat)
         for _ in range(5):
             await a.create("queens_challenge", sit=False)
