@@ -100,7 +100,7 @@ async def test_serve_with_bots_keeps_bot_rooms_waiting(redis_url: str, repo_root
                     waiting = [r for r in await looker.list_rooms() if r["status"] == "waiting"]
             except OSError:
                 pass
-            if len(waiting) == 2:
+            if len(waiting) == 2 and all(r["players"][0] for r in waiting):  # made, and the bot's seat claimed
                 break
             await asyncio.sleep(0.1)
         assert sorted(r["game"] for r in waiting) == ["creature_wars", "fairy_meat"], waiting
