@@ -75,8 +75,9 @@ def shown(screen: ReplayScreen) -> str:
 
 
 def hidden_from_seat_0(replay: Replay, n: int) -> set[str]:
-    """Seat 1's hand cards that seat 0's view of step ``n`` does not show anywhere."""
-    shown = json.dumps(replay.view(n, 0), ensure_ascii=False)
+    """Seat 1's hand cards that seat 0 was not shown: not in its view of step ``n``, nor in an event it was told up to
+    then (seat 1 may hold a copy of a card just revealed in a duel: its text is no secret)."""
+    shown = json.dumps([replay.view(n, 0), [replay.events(k, 0) for k in range(n + 1)]], ensure_ascii=False)
     hand = replay.view(n, 1)["hands"][1]["cards"]
     return {str(card["text"]) for card in hand if str(card["text"]) not in shown}
 

@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -134,7 +135,9 @@ async def test_a_match_in_the_browser(chromium: str, web_url: str, server_url: s
                 with contextlib.suppress(TimeoutError):
                     await opponent.wait_view(seat.room, lambda v, old=version: v["version"] > old, timeout=5)
             assert opponent.views[seat.room]["turn"] >= 4, "the page's player did not lock in its plays"
-            await wait_for_screen(page, lambda t: "turn 4" in t, "the fourth turn of the match it played")
+            # keys pressed late on a loaded machine may lock in once more: the fourth turn or a later one
+            await wait_for_screen(page, lambda t: any(int(n) >= 4 for n in re.findall(r"\bturn (\d+)", t)),
+                                  "the fourth turn (or a later one) of the match it played")
 
 
 def test_browser_sessions_keep_no_identity_on_the_web_host() -> None:
