@@ -124,14 +124,7 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
 
 
 def _duel_card(card: Mapping[str, Any] | None, power: int | None, title: str, won: bool, damage: int) -> Panel:
-    body = Text()
-    body.append_text(card_label(card))
-    if power is not None:
-        body.append(f"\npower {power}")
-    if won:
-        body.append("  ★ wins", style="bold")
-    if damage:
-        body.append(f"\ntakes {damage}", style="bold")
+    body = _duel_row(card, power, won, damage, sep="\n")
     colour = card_colour(card) if card else ""
     return Panel(body, title=Text(title), border_style=colour or "none", expand=False, padding=(0, 1))
 
@@ -198,15 +191,17 @@ def damage_line(who: str, took: int, parts: Sequence[str]) -> str:
     return f"{who} {verb} {took}: {' + '.join(parts)}"
 
 
-def _duel_row(card: Mapping[str, Any] | None, power: int | None, won: bool, damage: int) -> Text:
+def _duel_row(card: Mapping[str, Any] | None, power: int | None, won: bool, damage: int, sep: str = "  ") -> Text:
+    """A duel's card, its power, whether it won and what its Empire took; ``sep`` before power and damage (a line
+    break in the boxed layout, two spaces on one line)."""
     out = Text()
     out.append_text(card_label(card))
     if power is not None:
-        out.append(f"  power {power}")
+        out.append(f"{sep}power {power}")
     if won:
         out.append("  ★ wins", style="bold")
     if damage:
-        out.append(f"  takes {damage}", style="bold")
+        out.append(f"{sep}takes {damage}", style="bold")
     return out
 
 
