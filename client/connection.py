@@ -64,6 +64,8 @@ class Client:
         self.versions: dict[str, int] = {}
         self.over: dict[str, dict[str, Any]] = {}
         self.granted: dict[int, Seat] = {}
+        self.refused: dict[int, ClientError] = {}
+        """Errors under a request id whose reply came already (a room made, then its seat refused)."""
         self.frames: list[bytes] = []
         self.record_frames = False
         self.player: str | None = None
@@ -139,6 +141,8 @@ class Client:
                         future.set_exception(ClientError(message["code"], message["message"]))
                     else:
                         future.set_result(message)
+                elif kind == "error" and isinstance(re, int):
+                    self.refused[re] = ClientError(message["code"], message["message"])
                 if (kind != "error" or future is None) and re not in self.unqueued:
                     self.inbox.put_nowait(message)
                 async with self._changed:
@@ -259,11 +263,13 @@ class Client:
         return await self._granted(created["re"])
 
     async def _granted(self, rid: int) -> Seat:
-        """The ``seat_granted`` that follows ``room_created`` under the same request id."""
+        """The ``seat_granted`` that follows ``room_created`` under the same request id (or the error that
+        refused the seat instead, raised)."""
         async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: self._find(rid) is not None), 10)
+            await asyncio.wait_for(self._changed.wait_for(lambda: self._find(rid) is not None or rid in self.refused), 10)
         found = self._find(rid)
-        assert found is not None
+        if found is None:
+            raise self.refused.pop(rid)
         return found
 
     def _find(self, rid: int) -> Seat | None:

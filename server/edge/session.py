@@ -263,7 +263,8 @@ class Session:
                                            clock=m.get("clock"), spectator_chat=spectator_chat,
                                            rated=m.get("ranked", False),
                                            player=(self.conn.player or "") if m.get("sit", True) else "",
-                                           request=request, replays=replays.setting(m.get("replays")))
+                                           request=request, replays=replays.setting(m.get("replays")),
+                                           hosted=m.get("sit", True))
             place.room = room.id
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):

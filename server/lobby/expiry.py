@@ -86,9 +86,12 @@ async def cancel(lobby: Lobby, room: Room, conn: Peer, token: str, re: int) -> N
 
 def abandoned(room: Room, now: float) -> bool:
     """A room waiting for players whose seated players have all been away (no connection) ``ABANDONED_AFTER``
-    seconds: whoever joins would only wait for a forfeit."""
+    seconds: whoever joins would only wait for a forfeit. So is a room made for players seated next
+    (``hosted``) where none sits that long after its making: its node stopped between the two steps."""
     taken = [seat for seat, held in enumerate(room.seats) if held]
-    return bool(taken) and all(now - room.away.get(seat, now) >= ABANDONED_AFTER for seat in taken)
+    if not taken:
+        return room.hosted and now - room.created >= ABANDONED_AFTER
+    return all(now - room.away.get(seat, now) >= ABANDONED_AFTER for seat in taken)
 
 
 class Sweeper:

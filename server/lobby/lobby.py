@@ -155,7 +155,7 @@ class Lobby:
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
                      clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "",
-                     rated: bool = False, replays: str = "everyone") -> Room:
+                     rated: bool = False, replays: str = "everyone", hosted: bool = False) -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed with the standard options is ranked in the game's ``all`` table;
@@ -163,7 +163,8 @@ class Lobby:
         ``player``'s one attempt of the game that day, or refused: a guest's (``player`` "", also
         a room its creator does not sit in) with ``key_required``, a later one with ``daily_played``,
         so that nobody sees the day's deal before it ends except in their ranked attempt. A room
-        with a chosen seed or scenario options is not ranked.
+        with a chosen seed or scenario options is not ranked. ``hosted``: the caller seats its players next (see
+        :class:`RoomRecord`).
 
         Without a chosen seed and outside the daily table, the deal is not set up here: the
         room commits to the server's salted secret and deals once every seat has sent its
@@ -223,7 +224,7 @@ class Lobby:
                 commitment=seeding.commitment(room_id, server_seed, salt),
                 created=time.time(), version=game.version(state), state=dumped, seats=(None,) * seats,
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
-                server_seed=server_seed, salt=salt, seeding=how, replays=replays,
+                server_seed=server_seed, salt=salt, seeding=how, replays=replays, hosted=hosted,
             )
             made = await self.store.create(record, request)
             if made and made != room_id:  # the same keyed request, served meanwhile

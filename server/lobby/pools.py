@@ -538,7 +538,7 @@ class Pools:
         move, bank, increment = (int(x) for x in clock.split("-"))
         rated = kind == "rated"
         room = await self.lobby.create(game_name, {}, None, clock={"move": move, "bank": bank, "increment": increment},
-                                       rated=rated)
+                                       rated=rated, hosted=True)
         if len(group) == 2 and secrets.randbelow(2):
             group = [group[1], group[0]]
         names = [info["name"] for _, info in group]

@@ -43,7 +43,7 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
                     watcher.send(frame)
             return
         new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat, replays=room.replays,
-                                 clock=room.clock.limits.data())
+                                 clock=room.clock.limits.data(), hosted=True)
         count = len(room.seats)
         tokens = {}
         for old in range(count):

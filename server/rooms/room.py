@@ -65,6 +65,8 @@ class Room:
         self.seeding = record.seeding
         self.nonces: list[str] = list(record.nonces) + [""] * (len(record.seats) - len(record.nonces))
         self.created = record.created
+        self.hosted = record.hosted
+        """Its players are seated in a step after its making (see :class:`RoomRecord`)."""
         self.seats: list[str | None] = list(record.seats)
         self.names: list[str] = list(record.names) + [""] * (len(record.seats) - len(record.names))
         self.table = record.table

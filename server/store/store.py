@@ -4,7 +4,8 @@ Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed (once d
 ``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/rooms/seeding.py),
 created, version, ``state`` (a snapshot, see server/rooms/snapshots.py) and ``snap`` (the version it holds),
 ``link`` the last log record's link (server/rooms/snapshots.py), ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
-name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``);
+name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``, ``hosted``
+(see :class:`RoomRecord`));
 ``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
 ``alive`` the last time a server said it was running (see server/rooms/clock.py).
 
@@ -187,6 +188,9 @@ class RoomRecord:
     """The decision records after ``snap``, oldest first: replayed on ``state`` to reach ``version``."""
     replays: str = "everyone"
     """Who may export the finished match: ``everyone`` or ``players`` (server/lobby/replays.py)."""
+    hosted: bool = False
+    """Made for players seated in a second step (its creator, a pool's pair, a rematch's players): with no
+    seat taken a while later, that step was cut (its node stopped) and the room is abandoned."""
 
 
 def _key(room: str) -> str:
@@ -257,6 +261,8 @@ class Store:
             "spectator_chat": record.spectator_chat,
             "replays": record.replays,
         }
+        if record.hosted:
+            fields["hosted"] = "1"
         if record.limits is not None:
             fields["limits"] = msgpack.packb(record.limits)
         if record.daily:
@@ -444,6 +450,7 @@ class Store:
             snap=int(raw[b"snap"]) if b"snap" in raw else None,
             link=raw.get(b"link", b"").decode(),
             replays=raw.get(b"replays", b"everyone").decode(),
+            hosted=b"hosted" in raw,
         )
 
     async def add_score(self, table: str, member: str, points: int) -> None:

@@ -237,3 +237,41 @@ async def test_a_waiting_room_its_players_abandoned_is_closed(server_url: str, m
     finally:
         for c in (here, w):
             await c.close()
+
+
+async def test_a_room_whose_making_was_cut_before_its_creator_sat_is_closed(redis_url: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node that stops between storing a new room and seating its creator leaves a room nobody sits in: the
+    node serving it next closes it as abandoned a minute (here a moment) after its making, not ten minutes
+    later; a room made to be joined without its creator (``sit`` false) stays."""
+    from protocol import ErrorCode, ProtocolError
+    from server.edge.session import Session
+
+    async def cut(*args: object, **kwargs: object) -> None:
+        raise ProtocolError(ErrorCode.UNAVAILABLE, "the node stopped here")
+
+    async with serving(redis_url) as url:
+        c = await Client.connect(url, name="cut")
+        try:
+            with monkeypatch.context() as patched:
+                patched.setattr(Session, "sit", cut)
+                with pytest.raises(ClientError):
+                    await c.create("creature_wars")
+            kept = await c.create("creature_wars", sit=False)
+        finally:
+            await c.close()
+    r = redis.Redis.from_url(redis_url)
+    cut_room = next(m.decode() for m in r.smembers("cardroom:open") if m.decode() != kept)
+    assert r.hget(f"cardroom:room:{cut_room}", "seat:0") is None
+    monkeypatch.setattr(expiry, "ABANDONED_AFTER", 0.3)
+    async with serving(redis_url) as url:  # the node after a restart
+        w = await Client.connect(url)
+        try:
+            for _ in range(250):
+                if not r.sismember("cardroom:open", cut_room):
+                    break
+                await asyncio.sleep(0.02)
+            assert r.hget(f"cardroom:room:{cut_room}", "closed") == b"abandoned"
+            assert [room["room"] for room in await w.list_rooms()] == [kept]
+        finally:
+            await w.close()
