@@ -264,7 +264,7 @@ class Session:
                                            rated=m.get("ranked", False),
                                            player=(self.conn.player or "") if m.get("sit", True) else "",
                                            request=request, replays=replays.setting(m.get("replays")),
-                                           hosted=m.get("sit", True))
+                                           hosted=m.get("sit", True), address=self.address)
             place.room = room.id
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
         if m.get("sit", True):

@@ -8,6 +8,7 @@ import functools
 import hashlib
 import hmac
 import logging
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -39,6 +40,8 @@ WARM_BATCH = 8
 """Rooms loaded between two yields to the event loop while a restart warms up."""
 LOAD_BATCH = 256
 """Rooms read from Redis at a time while a restart warms up."""
+DAILY_PER_ADDRESS = int(os.environ.get("CARDROOM_DAILY_PER_ADDRESS", "1"))
+"""Daily attempts of a game one client address may make a day, whatever keys it uses."""
 LISTING_WAIT = 2.0
 """Seconds a listing waits for a restart's warm-up before it lists the rooms loaded so far."""
 MAX_OPTIONS_BYTES = 8192
@@ -155,13 +158,14 @@ class Lobby:
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
                      clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "",
-                     rated: bool = False, replays: str = "everyone", hosted: bool = False) -> Room:
+                     rated: bool = False, replays: str = "everyone", hosted: bool = False, address: str = "") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed with the standard options is ranked in the game's ``all`` table;
         a daily room (default options, the day's seed) in that day's table. A daily room is
         ``player``'s one attempt of the game that day, or refused: a guest's (``player`` "", also
-        a room its creator does not sit in) with ``key_required``, a later one with ``daily_played``,
+        a room its creator does not sit in) with ``key_required``, a later one (or one more from ``address`` than
+        ``DAILY_PER_ADDRESS``: a new key is not a new attempt) with ``daily_played``,
         so that nobody sees the day's deal before it ends except in their ranked attempt. A room
         with a chosen seed or scenario options is not ranked. ``hosted``: the caller seats its players next (see
         :class:`RoomRecord`).
@@ -196,9 +200,14 @@ class Lobby:
             if not player:
                 raise ProtocolError(ErrorCode.KEY_REQUIRED, "a daily room is its player's one ranked attempt of the "
                                                             "day: say hello with a 'key', and sit in it")
-            if not await self.store.first_daily(player, game.name, day):
+            refused = await self.store.first_daily(player, address, game.name, day, DAILY_PER_ADDRESS)
+            if refused == "player":
                 raise ProtocolError(ErrorCode.DAILY_PLAYED, f"you have made your {game.title} daily attempt of {day} "
                                                             "(UTC); its deal is told after the day ends")
+            if refused:
+                raise ProtocolError(ErrorCode.DAILY_PLAYED, f"{DAILY_PER_ADDRESS} {game.title} daily attempt(s) of "
+                                                            f"{day} (UTC) came from your address already; its deal is "
+                                                            "told after the day ends")
             seed = daily_seed(await self.store.daily_secret(), game.name, day)
             table = f"daily:{day}"
         elif seed is None:

@@ -134,6 +134,17 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 """
 
+# A daily attempt: refused by the player's mark, or by the address's count reaching ARGV[1]; else both marked.
+# KEYS: the player's mark, the address's count; ARGV: attempts per address, seconds kept.
+_DAILY = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'player' end
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[1]) then return 'address' end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[2])
+redis.call('INCR', KEYS[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return ''
+"""
+
 # A match that ended outside a decision: leave the open set and archive, once.
 _FINISH = _ARCHIVE + """
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
@@ -232,6 +243,7 @@ class Store:
         self._claim = self.redis.register_script(_CLAIM)
         self._create = self.redis.register_script(_CREATE)
         self._reissue = self.redis.register_script(_REISSUE)
+        self._daily = self.redis.register_script(_DAILY)
 
     async def ping(self) -> None:
         try:
@@ -464,9 +476,13 @@ class Store:
         assert isinstance(secret, bytes)
         return secret
 
-    async def first_daily(self, player: str, game: str, day: str) -> bool:
-        """Whether this is ``player``'s first daily room of ``game`` on ``day`` (marked now, kept two days)."""
-        return bool(await self.redis.set(f"{PREFIX}daily:{game}:{day}:{player}", b"1", nx=True, ex=2 * 24 * 3600))
+    async def first_daily(self, player: str, address: str, game: str, day: str, per_address: int) -> str:
+        """Mark ``player``'s daily attempt of ``game`` on ``day`` from ``address`` (marks kept two days): "" if it
+        is a first one, ``player`` if that player made one already, ``address`` if ``per_address`` attempts came
+        from that address already. One atomic step, so that nothing is counted for a refused attempt."""
+        refused = await self._daily(keys=[f"{PREFIX}daily:{game}:{day}:{player}", f"{PREFIX}daily:{game}:{day}:at:{address}"],
+                                    args=[str(per_address), str(2 * 24 * 3600)])
+        return refused.decode() if isinstance(refused, bytes) else str(refused)
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
         """The best ``limit`` (member, points) of a game's table, best first."""

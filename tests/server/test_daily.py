@@ -10,6 +10,7 @@ import redis
 from client import Client, ClientError
 from client.connection import Seat
 from client.verify import verify
+from server.lobby import lobby
 from server.lobby.lobby import today
 from server.rooms.reveal import seed_fields
 from tests.server.helpers import play_out
@@ -91,6 +92,27 @@ async def test_one_daily_attempt_per_player_and_no_practice_room(server_url: str
     async with again:
         with pytest.raises(ClientError) as refused:
             await again.create("queens_challenge", daily=True)
+        assert refused.value.code == "daily_played"
+
+
+async def test_a_new_key_from_the_same_address_is_not_a_new_attempt(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second key (and name) made to try the day's deal again from the same address is refused; an address
+    allowed two attempts (a household) has two, and a refused attempt counts for nothing."""
+    first, _ = await keyed(server_url, "fay", KEY)
+    async with first:
+        await first.request("create_room", game="fairy_tableau", daily=True)
+    second, _ = await keyed(server_url, "fay2", "daily-player-secret-key-0002")
+    async with second:
+        with pytest.raises(ClientError) as refused:
+            await second.request("create_room", game="fairy_tableau", daily=True)
+        assert refused.value.code == "daily_played" and "from your address" in refused.value.message
+        monkeypatch.setattr(lobby, "DAILY_PER_ADDRESS", 2)
+        made = await second.request("create_room", game="fairy_tableau", daily=True)
+        assert made["ranked"] == f"daily:{today()}"
+    third, _ = await keyed(server_url, "fay3", "daily-player-secret-key-0003")
+    async with third:
+        with pytest.raises(ClientError) as refused:
+            await third.request("create_room", game="fairy_tableau", daily=True)
         assert refused.value.code == "daily_played"
 
 

@@ -7,6 +7,7 @@ import pytest
 
 import server.lobby.quota
 from client import Client, ClientError
+from server.lobby import lobby
 from server.lobby.lobby import today
 from server.store.store import DAILY_SECRET, Store
 
@@ -36,8 +37,10 @@ async def test_decisions_carry_no_baggage_into_the_log(server_url: str, redis_ur
         assert record["d"] == {k: v for k, v in legal.items() if k not in ("label", "loses")}
 
 
-async def test_the_daily_deal_cannot_be_computed_in_advance(server_url: str, redis_url: str) -> None:
+async def test_the_daily_deal_cannot_be_computed_in_advance(server_url: str, redis_url: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The daily seed is an HMAC keyed by a secret made once and kept in Redis, not a hash of a public string."""
+    monkeypatch.setattr(lobby, "DAILY_PER_ADDRESS", 2)  # two players from one (loopback) address
     async with await Client.connect(server_url, key="first-daily-player-key") as a, \
             await Client.connect(server_url, key="second-daily-player-key") as b:
         seat = await a.create("queens_challenge", daily=True)

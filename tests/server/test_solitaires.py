@@ -8,6 +8,7 @@ import pytest
 
 from client import Client, ClientError
 from protocol import decode_any
+from server.lobby import lobby
 from server.rooms import seeding
 from server.rooms.room import Room
 from tests.server.helpers import play_out, strings
@@ -43,7 +44,8 @@ async def test_scenario_and_chosen_seed_rooms_are_not_ranked(server_url: str) ->
         assert (await player.request("scores", game="fairy_tableau"))["entries"] == []
 
 
-async def test_the_daily_seed_deals_everyone_the_same_game(server_url: str) -> None:
+async def test_the_daily_seed_deals_everyone_the_same_game(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lobby, "DAILY_PER_ADDRESS", 2)  # two players from one (loopback) address
     async with await Client.connect(server_url, name="cy", key="cy-secret-key-0123456789") as one, \
             await Client.connect(server_url, name="di", key="di-secret-key-0123456789") as two:
         a = await one.create("queens_challenge", daily=True)
