@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Select, Static
@@ -200,7 +201,11 @@ class LobbyScreen(Screen[None]):
         """Rebuild the table from ``rooms``, keeping the cursor on the same room."""
         if not self.is_mounted:
             return
-        table: DataTable[str | Text] = self.query_one("#rooms", DataTable)
+        try:
+            table: DataTable[str | Text] = self.query_one("#rooms", DataTable)
+            hint = self.query_one("#hint", Static)
+        except NoMatches:  # a listing that comes while the app takes the lobby down: nothing left to fill
+            return
         current = self.selected_room()
         table.clear()
         for room in self.rooms:
@@ -210,7 +215,6 @@ class LobbyScreen(Screen[None]):
             current, self.follow = self.follow, None
         if current is not None and current in listed:
             table.move_cursor(row=table.get_row_index(current))
-        hint = self.query_one("#hint", Static)
         if self.rooms:
             hint.update(f"{ROOM_KEYS} · more…" if self.more else ROOM_KEYS)
         else:
