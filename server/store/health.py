@@ -63,6 +63,9 @@ class Health:
                 up = False
             if up != self.up:
                 if up:
+                    # idle connections the outage broke look sound to the pool (a reset socket is not at EOF):
+                    # drop them before requests are served again, so that none meets one
+                    await self.store.drop_idle()
                     log.info("redis answers again")
                 else:
                     log.error("redis at %s does not answer: requests that need it fail at once", self.store.url)

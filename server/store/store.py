@@ -251,6 +251,11 @@ class Store:
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(f"cannot reach Redis at {self.url}: {exc}") from exc
 
+    async def drop_idle(self) -> None:
+        """Close the pool's idle connections (each is opened again when next taken): after an outage they may be
+        broken in a way the pool does not see."""
+        await self.redis.connection_pool.disconnect(inuse_connections=False)
+
     async def close(self) -> None:
         await self._commit.close()
         await self.redis.aclose()

@@ -126,3 +126,28 @@ async def test_a_subscription_stands_only_once_redis_confirms_it(proxied: tuple[
     messages = [r.getMessage() for r in caplog.records if r.name == "server.cluster.channel"]
     assert len([m for m in messages if m.startswith("subscribed to")]) == len(CHANNELS)
     assert len([m for m in messages if "broke" in m]) == len(CHANNELS)
+
+
+async def test_no_request_meets_a_connection_the_outage_broke(proxied: tuple[str, ReplyDropper]) -> None:
+    """Connections to Redis left idle across an outage are broken; once Redis is back, no request is answered
+    `unavailable` for meeting one of them."""
+    url, proxy = proxied
+    async with await Client.connect(url) as player:
+        seat = await player.create("queens_challenge", seed=4)
+        assert not isinstance(seat, str)
+        players = [await Client.connect(url) for _ in range(8)]
+        try:
+            # many requests at once leave many idle connections in the server's pool
+            await asyncio.gather(*(p.request("scores", game="queens_challenge") for p in players for _ in range(4)))
+            proxy.go_down()
+            assert "degraded" in await poll_health(url, 503)
+            proxy.down = False
+            await poll_health(url, 200)
+            replies = await asyncio.gather(*(p.request("scores", game="queens_challenge") for p in players for _ in range(4)),
+                                           return_exceptions=True)
+            assert [r for r in replies if isinstance(r, Exception)] == []
+            again = await player.resume(seat.room, seat.token)
+            assert again.room == seat.room
+        finally:
+            for p in players:
+                await p.close()
