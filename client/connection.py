@@ -81,6 +81,8 @@ class Client:
         """``paired`` pushes by game: the matchmaking pool seated us (resume the seat with its token)."""
         self.tickets_ended: dict[str, str] = {}
         """By game, why our ticket ended other than by pairing (an ``unqueued`` push: ``seated``, ``paired``, ``replaced``)."""
+        self.events: dict[str, dict[str, Any]] = {}
+        """The latest state of each event we follow, by event id (``event`` replies and pushes)."""
         self.unqueued: set[int] = set()
         """Request ids whose replies are not put on ``inbox`` (the caller takes them from the request)."""
         self._changed = asyncio.Condition()
@@ -159,6 +161,9 @@ class Client:
         kind, room = message.get("t"), message.get("room")
         if kind == "paired":
             self.paired[str(message["game"])] = message
+            return
+        if kind == "event":
+            self.events[str(message["event"]["event"])] = message["event"]
             return
         if kind == "unqueued" and message.get("re") is None:
             self.tickets_ended[str(message["game"])] = str(message.get("reason", ""))
