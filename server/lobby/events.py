@@ -567,11 +567,12 @@ class Events:
     # -- following ----------------------------------------------------------------------------
 
     async def follow(self, peer: Peer, event_id: str) -> dict[str, Any]:
-        """``peer`` is told of every change of the event from now on; the event's state now."""
+        """``peer`` is told of every change of the event from now on; the event's state now. (Added before the state
+        is read: a change meanwhile is pushed after the reply, never lost; at worst a state is told twice.)"""
         event = await self.find(event_id)
-        self.followers.setdefault(event_id, {})[peer] = None
         self.games[event_id] = event.game
-        return await self.state(event, peer.player)
+        self.followers.setdefault(event_id, {})[peer] = None
+        return await self.state(await self.find(event_id), peer.player)
 
     def gone(self, peer: Peer) -> None:
         """``peer``'s connection closed: it follows nothing any more."""
@@ -603,10 +604,7 @@ class Events:
             now = (int(got[2 * n] or 0), int(got[2 * n + 1] or 0))
             if self.told.get(event_id) == now:
                 continue
-            first = event_id not in self.told
             self.told[event_id] = now
-            if first:
-                continue
             event = await self.load(event_id)
             if event is None:
                 continue
