@@ -330,12 +330,14 @@ class Events:
 
     async def state(self, event: Event, player: str | None) -> dict[str, Any]:
         """Everything about the event, and what is ``player``'s in it (its seat's token included, for it alone)."""
+        return {**await self.shared(event), "you": await self.yours(event, player)}
+
+    async def shared(self, event: Event) -> dict[str, Any]:
+        """The event's state as everyone sees it: the summary, the entrants, the pairings and standings (or scores)."""
         out = self.summary(event)
         names = {p: e.name for p, e in event.entrants.items()}
         out["entrants"] = [{"player": p, "name": names[p], "dropped": event.entrants[p].dropped}
                            for p in event.ordered()]
-        you: dict[str, Any] = {"registered": bool(player and player in event.entrants),
-                               "dropped": bool(player and player in event.entrants and event.entrants[player].dropped)}
         if event.kind == SOLITAIRE:
             rows: list[tuple[bytes, float]] = await self.redis.zrevrange(  # type: ignore[assignment]
                 _scores(event.game, event.id), 0, LIMIT - 1, withscores=True)
@@ -344,9 +346,6 @@ class Events:
                 name, _, room = _text(member).rpartition("|")
                 entries.append({"rank": rank, "name": name, "room": room, "score": int(points)})
             out["scores"] = entries
-            played = await self.redis.get(_key(event.id, f"played:{player}")) if player else None
-            you["room"] = _text(played) if played is not None else None
-            out["you"] = you
             return out
         rounds = []
         for r in range(1, event.round + 1):
@@ -366,19 +365,29 @@ class Events:
                              "points": float(s.points), "omw": round(float(s.omw), 4), "gw": round(float(s.gw), 4),
                              "ogw": round(float(s.ogw), 4), "played": s.played, "byes": s.byes,
                              "dropped": event.entrants[s.player].dropped} for s in event.standings()]
+        return out
+
+    async def yours(self, event: Event, player: str | None) -> dict[str, Any]:
+        """``player``'s part: registered, dropped, and the table (with its seat's token) or the attempt it has now."""
+        entrant = event.entrants.get(player) if player else None
+        you: dict[str, Any] = {"registered": entrant is not None, "dropped": bool(entrant and entrant.dropped)}
+        if event.kind == SOLITAIRE:
+            played = await self.redis.get(_key(event.id, f"played:{player}")) if player else None
+            you["room"] = _text(played) if played is not None else None
+            return you
         you["table"] = None
         step, r = _phase_round(event.phase)
-        if player and step == "playing":
-            raw = await self.redis.hget(_key(event.id, "seats"), f"{r}:{player}")
-            if isinstance(raw, bytes):
-                seat = _unpack(raw)
-                cell = next((c for c, ps in event.tables.items() if c[0] == r and player in ps), None)
-                if cell is not None and cell not in event.results:
-                    players = event.tables[cell]
-                    you["table"] = {"round": r, "table": cell[1], "room": seat["room"], "seat": seat["seat"],
-                                    "token": seat["token"], "opponent": names.get(players[1 - seat["seat"]], "")}
-        out["you"] = you
-        return out
+        if entrant is None or step != "playing":
+            return you
+        raw = await self.redis.hget(_key(event.id, "seats"), f"{r}:{player}")
+        cell = next((c for c, ps in event.tables.items() if c[0] == r and player in ps), None)
+        if isinstance(raw, bytes) and cell is not None and cell not in event.results:
+            seat = _unpack(raw)
+            players = event.tables[cell]
+            opponent = event.entrants.get(players[1 - seat["seat"]])
+            you["table"] = {"round": r, "table": cell[1], "room": seat["room"], "seat": seat["seat"],
+                            "token": seat["token"], "opponent": opponent.name if opponent is not None else ""}
+        return you
 
     async def listing(self, game: str | None, status: str | None, limit: int | None) -> list[dict[str, Any]]:
         """The newest events (at most ``limit``, default and most 100), newest first, filtered."""
@@ -608,14 +617,9 @@ class Events:
             event = await self.load(event_id)
             if event is None:
                 continue
-            shared: dict[str, Any] | None = None
+            shared = await self.shared(event)
             for peer in list(self.followers.get(event_id, {})):
-                if (peer.player and peer.player in event.entrants) or shared is None:
-                    state = await self.state(event, peer.player)
-                    if not (peer.player and peer.player in event.entrants):
-                        shared = state
-                else:
-                    state = shared
+                state = {**shared, "you": await self.yours(event, peer.player)}
                 peer.send(encode({"t": "event", "re": None, "event": state, "news": event.news}))
 
     async def keep_telling(self, stop: asyncio.Event) -> None:

@@ -83,19 +83,18 @@ def standings(players: Sequence[str], results: Iterable[Result]) -> list[Standin
             else:
                 opponents[player].append(r.players[1 - seat])
 
-    def mwp(p: str) -> Fraction:
-        return max(FLOOR, points[p] / rounds[p]) if rounds[p] else FLOOR
-
-    def gwp(p: str) -> Fraction:
-        return max(FLOOR, games[p] / played_games[p]) if played_games[p] else FLOOR
+    mwp = {p: max(FLOOR, points[p] / rounds[p]) if rounds[p] else FLOOR for p in players}
+    gwp = {p: max(FLOOR, games[p] / played_games[p]) if played_games[p] else FLOOR for p in players}
 
     def mean(values: list[Fraction]) -> Fraction:
         return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
 
     order = {p: n for n, p in enumerate(players)}
-    rows = [(p, points[p], mean([mwp(o) for o in opponents[p] if o in points]), gwp(p) if played_games[p] else Fraction(0),
-             mean([gwp(o) for o in opponents[p] if o in points])) for p in players]
-    rows.sort(key=lambda row: (-row[1], -row[2], -row[3], -row[4], order[row[0]]))
+    rows = [(p, points[p], mean([mwp[o] for o in opponents[p] if o in mwp]), gwp[p] if played_games[p] else Fraction(0),
+             mean([gwp[o] for o in opponents[p] if o in gwp])) for p in players]
+    # each fraction led by its float: only exact float ties compare the (slower) fractions
+    rows.sort(key=lambda row: (-float(row[1]), -float(row[2]), -row[2], -float(row[3]), -row[3], -float(row[4]), -row[4],
+                               order[row[0]]))
     return [Standing(p, rank, pts, omw, gw, ogw, rounds[p], byes[p]) for rank, (p, pts, omw, gw, ogw) in enumerate(rows, 1)]
 
 
