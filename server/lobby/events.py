@@ -650,11 +650,10 @@ class Events:
         await telling
 
     async def step_all(self) -> None:
-        """One step of every live event whose lease this node holds (or takes)."""
-        live = sorted(_text(e) for e in await self.redis.smembers(LIVE))
-        held = await self.lobby.leases.hold([_key(e, "lease") for e in live])
-        for event_id, ours in zip(live, held, strict=True):
-            if not ours:
+        """One step of every live event whose lease this node holds (or takes), the lease renewed just before
+        each step: a long step of one event never lets another's lapse."""
+        for event_id in sorted(_text(e) for e in await self.redis.smembers(LIVE)):
+            if not await self._hold(event_id):
                 continue
             try:
                 await self.step(event_id)
@@ -662,6 +661,10 @@ class Events:
                 log.info("event step postponed: %s", exc.message, extra={"event": event_id})
             except Exception:
                 log.exception("event step failed; trying again", extra={"event": event_id})
+
+    async def _hold(self, event_id: str) -> bool:
+        """Take or renew the event's lease: whether it is this node's now."""
+        return (await self.lobby.leases.hold([_key(event_id, "lease")]))[0]
 
     async def _put(self, event_id: str, news: str, writes: Sequence[tuple[str, str, Any]],
                    guard: tuple[str, str, str] = ("", "", "")) -> int:
@@ -736,6 +739,8 @@ class Events:
         cells = [c for c, players in sorted(event.tables.items()) if c[0] == r and players[1]]
         seated = {_text(k) for k in await self.redis.hkeys(_key(event.id, "seats"))}
         for start in range(0, len(cells), SEAT_BATCH):
+            if start and not await self._hold(event.id):  # a round of many tables takes a while: the lease kept
+                return
             done = await asyncio.gather(*(self._seat_table(event, c, seated) for c in cells[start:start + SEAT_BATCH]))
             if not all(done):
                 return
