@@ -752,14 +752,22 @@ class Events:
         """One table's room made (if not yet) and both its players seated: whether it is done."""
         players = event.tables[cell]
         room_id = event.rooms.get(cell)
-        if room_id is None:
+        room = None
+        if room_id is not None:
+            try:
+                room = await self.lobby.find(room_id)
+            except ProtocolError as exc:
+                # made by a node that stopped before it seated anyone, and closed since: the table gets a new room
+                if exc.code not in (ErrorCode.ROOM_CLOSED, ErrorCode.UNKNOWN_ROOM) or any(
+                        f"{cell[0]}:{p}" in seated for p in players):
+                    raise
+        if room is None:
             room = await self.lobby.create(event.game, event.options, None, clock=event.clock, rated=event.rated)
             done = await self._put(event.id, "", [(_key(event.id, "rooms"), _cell(*cell), room.id)],
-                                   (_key(event.id, "rooms"), _cell(*cell), ""))
+                                   (_key(event.id, "rooms"), _cell(*cell), room_id or ""))
             if done != 1:
                 return False
             room_id = room.id
-        room = await self.lobby.find(room_id)
         for seat, player in enumerate(players):
             if f"{cell[0]}:{player}" in seated:
                 continue

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
 import pytest
 import redis.asyncio as aioredis
 
@@ -424,3 +425,28 @@ async def test_a_solitaire_event_ranks_two_players_on_one_deal(server_url: str) 
         assert state["scores"][0]["score"] == expected[0][0]
         assert sorted((e["score"], e["name"]) for e in state["scores"]) == sorted(expected)
         assert [e["rank"] for e in state["scores"]] == [1, 2]
+
+
+async def test_a_round_cut_after_its_room_was_recorded_gets_a_new_room(server_url: str, redis_url: str) -> None:
+    """A node that recorded a table's room and stopped before seating anyone: the room is gone (closed, expired)
+    by the time another node carries on, which makes the table a new room and seats both players there."""
+    organiser, event, entrants = await open_event(server_url, ["ann", "bob"], [server_url], rounds=1)
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        await r.set(f"cardroom:event:{event}:lease", "gone-node", px=30000)  # nobody runs the event meanwhile
+        players = [e.client.player for e in entrants if e.client is not None]
+        await r.hset(f"cardroom:event:{event}:tables", "1:1", msgpack.packb(players))
+        await r.hset(f"cardroom:event:{event}:rooms", "1:1", "0dead0")
+        await r.hset(f"cardroom:event:{event}", mapping={"phase": "pairing:1", "round": "1"})
+        await r.hincrby(f"cardroom:event:{event}", "version", 1)
+        await r.delete(f"cardroom:event:{event}:lease")
+        finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 60)
+        table = finals[0]["pairings"][0]["tables"][0]
+        assert table["room"] != "0dead0" and table["result"] is not None
+        assert entrants[0].played == entrants[1].played == [table["room"]]
+    finally:
+        await r.aclose()
+        await organiser.close()
+        for e in entrants:
+            if e.client is not None:
+                await e.client.close()
