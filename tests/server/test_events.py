@@ -251,9 +251,10 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_out_the_same_on_every
                 await e.client.close()
 
 
-async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player(server_url: str) -> None:
+async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player_and_rated_tables_move_ratings(
+        server_url: str) -> None:
     names = ["ann", "bob", "cy", "dee", "eve"]
-    organiser, event, entrants = await open_event(server_url, names, [server_url], rounds=3)
+    organiser, event, entrants = await open_event(server_url, names, [server_url], rounds=3, rated=True)
     try:
         await start_event(organiser, event)
         finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 120)
@@ -263,6 +264,10 @@ async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player(server_url: st
         byes = [r["bye"] for r in final["pairings"]]
         assert len(set(byes)) == 3
         assert all(f["status"] == "finished" for f in finals)
+        # a rated event's tables are rated rooms: each played table moved both its players' ratings once
+        rated = {e["name"]: e["games"] for e in (await organiser.request("ratings", game=GAME))["entries"]}
+        played = {n: sum(n in t["players"] for r in final["pairings"] for t in r["tables"]) for n in names}
+        assert rated == played
     finally:
         await organiser.close()
         for e in entrants:
