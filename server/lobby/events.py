@@ -209,6 +209,8 @@ class Event:
     round: int
     version: int
     news: str
+    attempts: int
+    """A solitaire event's attempts made."""
     entrants: dict[str, Entrant] = field(default_factory=dict)
     tables: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
     rooms: dict[tuple[int, int], str] = field(default_factory=dict)
@@ -306,7 +308,8 @@ class Events:
             invite=tuple(_unpack(raw[b"invite"])), creator=raw[b"creator"].decode(),
             creator_name=raw.get(b"creator_name", b"").decode(), rated=raw.get(b"rated") == b"1",
             created=float(raw[b"created"]), phase=raw[b"phase"].decode(), round=int(raw.get(b"round", b"0")),
-            version=int(raw.get(b"version", b"0")), news=raw.get(b"news", b"").decode(), entrants=entrants,
+            version=int(raw.get(b"version", b"0")), news=raw.get(b"news", b"").decode(),
+            attempts=int(raw.get(b"attempts", b"0")), entrants=entrants,
             tables={cell(k): (str(_unpack(v)[0]), str(_unpack(v)[1])) for k, v in (tables or {}).items()},
             rooms={cell(k): v.decode() for k, v in (rooms or {}).items()},
             results={cell(k): _unpack(v) for k, v in (results or {}).items()},
@@ -325,7 +328,7 @@ class Events:
             "status": event.status(time.time() if now is None else now), "rounds": event.rounds, "round": event.round,
             "start": event.start, "ends": event.ends, "invite_only": bool(event.invite), "rated": event.rated,
             "clock": event.clock, "options": event.options, "creator": event.creator_name,
-            "players": len(event.entrants), "version": event.version,
+            "players": event.attempts if event.kind == SOLITAIRE else len(event.entrants), "version": event.version,
         }
 
     async def state(self, event: Event, player: str | None) -> dict[str, Any]:
@@ -411,7 +414,8 @@ class Events:
                 continue
             event = self._parse(event_id, raw)
             entry = self.summary(event, now)
-            entry["players"] = int(count)
+            if event.kind == SWISS:
+                entry["players"] = int(count)
             if (game is None or event.game == game) and (status is None or entry["status"] == status):
                 out.append(entry)
             if len(out) >= limit:
@@ -569,6 +573,7 @@ class Events:
 
     async def _bump(self, event_id: str, news: str) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hincrby(_key(event_id), "attempts", 1)
             pipe.hincrby(_key(event_id), "version", 1)
             pipe.hset(_key(event_id), "news", news)
             await pipe.execute()

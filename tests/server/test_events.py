@@ -368,6 +368,10 @@ async def test_bad_event_requests_are_refused_naming_why(server_url: str) -> Non
             (ada, "create_event", {"game": "fairy_tableau", "rounds": 3}, "bad_field", "solitaire"),
             (ada, "create_event", {"game": "fairy_tableau", "lasts": 5}, "bad_field", "lasts"),
             (ada, "register", {"event": "nope"}, "unknown_event", "nope"),
+            (ada, "list_events", {"status": "later"}, "bad_field", "status"),
+            (ada, "list_events", {"limit": 0}, "bad_field", "limit"),
+            (ada, "create_event", {"game": GAME, "start": 1}, "bad_field", "start"),
+            (ada, "create_event", {"game": GAME, "invite": [""]}, "bad_field", "invite"),
         ]
         for client, kind, fields, code, words in cases:
             with pytest.raises(ClientError) as refused:
@@ -426,6 +430,7 @@ async def test_a_solitaire_event_ranks_two_players_on_one_deal(server_url: str) 
             assert over["seed"] is None and "reveal_after" in over
         scores = [client.views[room]["outcome"]["scores"][0] for client, room in seats]
         state = await wait_event(cat, event, lambda s: len(s["scores"]) == 2)
+        assert state["players"] == 2  # attempts made
         expected = sorted(zip(scores, ["ada", "bea"], strict=True), key=lambda x: -x[0])
         assert state["scores"][0]["score"] == expected[0][0]
         assert sorted((e["score"], e["name"]) for e in state["scores"]) == sorted(expected)
