@@ -159,9 +159,9 @@ class EventsScreen(Screen[None]):
         try:
             return await self.link.require().request(kind, **fields)
         except ClientError as exc:
-            self.notify(exc.message, title=f"{kind}: {exc.code}", severity="error", markup=False)
+            self.app.notify(exc.message, title=f"{kind}: {exc.code}", severity="error", markup=False)
         except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
-            self.notify(str(exc) or type(exc).__name__, title=f"{kind} failed", severity="warning", markup=False)
+            self.app.notify(str(exc) or type(exc).__name__, title=f"{kind} failed", severity="warning", markup=False)
         return None
 
     def action_refresh(self) -> None:
@@ -243,9 +243,9 @@ class EventsScreen(Screen[None]):
         if state is None:
             self.notify("Highlight an event first.", severity="warning")
             return
-        if state["kind"] == "solitaire":
-            self.run_worker(self._ask("play_event", event=state["event"]), group="requests", exit_on_error=False)
+        if state["kind"] == "solitaire":  # the app opens the room at its seat_granted, over the lobby
             self.dismiss()
+            self.app.run_worker(self._ask("play_event", event=state["event"]), group="requests", exit_on_error=False)
             return
         table = (state.get("you") or {}).get("table")
         if not table:

@@ -6,6 +6,7 @@ from client.app import CardroomApp
 from client.connection import Client
 from client.events import create_event, follow, register, start_event, wait_event
 from client.screens.events import EventsScreen
+from client.screens.solitaire import SolitaireScreen
 from client.screens.table import TableScreen
 from tests.client.helpers import SIZE, screen_text, until
 
@@ -60,3 +61,18 @@ async def test_the_events_screen_watches_a_table(server_url: str) -> None:
         await pilot.press("w")
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.room == room, "the table watched")
         assert room not in app.link.seats
+
+
+async def test_the_events_screen_plays_a_solitaire_events_deal_once(server_url: str) -> None:
+    app = CardroomApp(server_url, "sol")
+    async with app.run_test(size=SIZE) as pilot, \
+            await Client.connect(server_url, name="org", key="org-secret-key-0123456789") as org:
+        made = await create_event(org, "queens_challenge", lasts=600, title="Queen's night")
+        await until(pilot, lambda: app.link.client is not None and app.link.player is not None, "the connection")
+        await pilot.press("e")
+        await until(pilot, lambda: "p: play the event's deal" in screen_text(app), "the event shown")
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, SolitaireScreen), "the event's deal opened")
+        state = await follow(org, made["event"])
+        assert state["players"] == 1
+        assert app.screen.room == (await follow(app.link.require(), made["event"]))["you"]["room"]
