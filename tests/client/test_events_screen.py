@@ -75,4 +75,6 @@ async def test_the_events_screen_plays_a_solitaire_events_deal_once(server_url: 
         await until(pilot, lambda: isinstance(app.screen, SolitaireScreen), "the event's deal opened")
         state = await follow(org, made["event"])
         assert state["players"] == 1
-        assert app.screen.room == (await follow(app.link.require(), made["event"]))["you"]["room"]
+        screen = app.screen
+        assert isinstance(screen, SolitaireScreen)
+        assert screen.room == (await follow(app.link.require(), made["event"]))["you"]["room"]
