@@ -410,7 +410,8 @@ class Events:
         out = []
         for n, event_id in enumerate(ids):
             raw, count = got[2 * n], got[2 * n + 1]
-            if not raw or b"kind" not in raw:
+            if not raw or b"kind" not in raw:  # its keys expired (a month after its end): out of the listing
+                await self.redis.zrem(EVENTS, event_id)
                 continue
             event = self._parse(event_id, raw)
             entry = self.summary(event, now)
