@@ -108,3 +108,16 @@ def test_a_thousand_player_round_pairs_without_rematch_quickly() -> None:
     assert time.perf_counter() - started < 2.0
     assert plan.rematches == 0 and len(plan.tables) == 500
     assert all(b not in met[a] for a, b in plan.tables)
+
+
+def test_a_tables_result_counts_fairy_meat_duels_as_games_and_an_abort_as_a_draw() -> None:
+    from server.lobby.events import result_of
+
+    duels = result_of("fairy_meat", {"winner": 1, "reason": "knockout", "scores": [1, 2]})
+    assert duels["points"] == [0.0, 1.0] and duels["games"] == [1.0, 2.0] and duels["played"] == 3
+    resigned = result_of("fairy_meat", {"winner": 0, "reason": "resigned", "scores": []})
+    assert resigned["games"] == [1.0, 0.0] and resigned["played"] == 1
+    hp = result_of("creature_wars", {"winner": 0, "reason": "knockout", "scores": [3, -1]})
+    assert hp["games"] == [1.0, 0.0] and hp["played"] == 1  # Creature Wars' scores are HP, not games
+    aborted = result_of("creature_wars", {"winner": None, "reason": "aborted", "scores": []})
+    assert aborted["points"] == [0.5, 0.5] and aborted["winner"] is None
