@@ -71,7 +71,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "create_event": (Field("game", str, max_len=40), Field("title", str, required=False, max_len=60),
                      Field("options", dict, required=False), Field("clock", dict, required=False),
                      Field("rounds", int, required=False), Field("start", int, required=False),
-                     Field("lasts", int, required=False), Field("invite", list, required=False, max_len=256),
+                     Field("lasts", int, required=False), Field("invite", list, required=False),
                      Field("rated", bool, required=False)),
     "list_events": (Field("game", str, required=False, max_len=40), Field("status", str, required=False, max_len=16),
                     Field("limit", int, required=False)),
