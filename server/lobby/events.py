@@ -144,6 +144,12 @@ redis.call('HSET', KEYS[1], 'news', 'starting')
 return 1
 """
 
+# KEYS: the event's lease. ARGV: node. The lease given up, if it is still this node's.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
@@ -265,6 +271,7 @@ class Events:
         self._unregister = self.redis.register_script(_UNREGISTER)
         self._drop = self.redis.register_script(_DROP)
         self._start = self.redis.register_script(_START)
+        self._release = self.redis.register_script(_RELEASE)
         self.followers: dict[str, dict[Peer, None]] = {}
         """This node's connections following each event."""
         self.told: dict[str, tuple[int, int]] = {}
@@ -665,6 +672,8 @@ class Events:
                 await self.step(event_id)
             except ProtocolError as exc:  # a room between nodes, the store away: the next step tries again
                 log.info("event step postponed: %s", exc.message, extra={"event": event_id})
+                if exc.code is ErrorCode.UNAVAILABLE:  # perhaps a table's room another node serves: that node
+                    await self._release(keys=[_key(event_id, "lease")], args=[self.node])  # may take the event
             except Exception:
                 log.exception("event step failed; trying again", extra={"event": event_id})
 

@@ -460,3 +460,30 @@ async def test_a_round_cut_after_its_room_was_recorded_gets_a_new_room(server_ur
         for e in entrants:
             if e.client is not None:
                 await e.client.close()
+
+
+async def test_a_node_that_cannot_seat_a_table_another_node_serves_hands_the_event_over(node: Start,
+                                                                                         redis_url: str) -> None:
+    """The event's lease went to node B while node A, alive, serves a table's room (A paused past the lease): B
+    cannot claim seats in a room A serves, so it gives the event up, and A, which can, carries on."""
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    organiser, event, entrants = await open_event(url_a, ["ann", "bob"], [url_a, url_b], rounds=1)
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        made = await organiser.request("create_room", game=GAME, options=QUICK, sit=False)  # a room node A serves
+        await r.set(f"cardroom:event:{event}:lease", "B", px=30000)  # node B runs the event now
+        players = [e.client.player for e in entrants if e.client is not None]
+        await r.hset(f"cardroom:event:{event}:tables", "1:1", msgpack.packb(players))
+        await r.hset(f"cardroom:event:{event}:rooms", "1:1", made["room"])
+        await r.hset(f"cardroom:event:{event}", mapping={"phase": "pairing:1", "round": "1"})
+        await r.hincrby(f"cardroom:event:{event}", "version", 1)
+        finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 60)
+        table = finals[0]["pairings"][0]["tables"][0]
+        assert table["room"] == made["room"] and table["result"] is not None
+    finally:
+        await r.aclose()
+        await organiser.close()
+        for e in entrants:
+            if e.client is not None:
+                await e.client.close()
