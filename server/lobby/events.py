@@ -11,7 +11,7 @@ An event lives in Redis, so every node answers the same (prefix ``cardroom:``):
 - per table ``{r}:{t}`` of round r: ``event:{id}:tables`` msgpack [seat 0's player, seat 1's] ("" for a bye's),
   ``event:{id}:rooms`` its room, ``event:{id}:results`` msgpack {points, games, played, winner, reason};
 - ``event:{id}:seats`` ``{r}:{player}`` -> msgpack {room, seat, token}: the seat the round gave a player, told to it
-  (and only to it) until the round ends.
+  (and only to it) until its table has a result, deleted once the round ends.
 
 A Swiss event's rounds are run by one node at a time, under the event's lease (``event:{id}:lease``,
 server/store/lease.py), every ``STEP_EVERY`` seconds: each step is a compare-and-set of the event's ``phase`` in
@@ -825,10 +825,12 @@ class Events:
         table = decided.standings()
         blob = msgpack.packb([[s.player, float(s.points), float(s.omw), float(s.gw)] for s in table])
         still = [s.player for s in table if not event.entrants[s.player].dropped]
+        told = [f"{r}:{p}" for c, players in event.tables.items() if c[0] == r for p in players if p]
         if r >= event.rounds or len(still) < 2:
             await self._put(event.id, "finished", [(_key(event.id), "phase", "finished"),
                                                    (_key(event.id), "standings", blob)],
                             (_key(event.id), "phase", event.phase))
+            await self.redis.hdel(_key(event.id, "seats"), *told)  # every table decided: no token is needed
             log.info("event finished", extra={"event": event.id})
             return
         met: dict[str, set[str]] = {}
@@ -841,3 +843,4 @@ class Events:
             met.setdefault(b, set()).add(a)
         await self._pair(decided, r + 1, still, {p: frozenset(o) for p, o in met.items()}, frozenset(had_bye),
                          [(_key(event.id), "standings", blob)])
+        await self.redis.hdel(_key(event.id, "seats"), *told)
