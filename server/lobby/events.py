@@ -826,11 +826,12 @@ class Events:
         blob = msgpack.packb([[s.player, float(s.points), float(s.omw), float(s.gw)] for s in table])
         still = [s.player for s in table if not event.entrants[s.player].dropped]
         told = [f"{r}:{p}" for c, players in event.tables.items() if c[0] == r for p in players if p]
+        if told:  # every table decided: no token is needed any more
+            await self.redis.hdel(_key(event.id, "seats"), *told)
         if r >= event.rounds or len(still) < 2:
             await self._put(event.id, "finished", [(_key(event.id), "phase", "finished"),
                                                    (_key(event.id), "standings", blob)],
                             (_key(event.id), "phase", event.phase))
-            await self.redis.hdel(_key(event.id, "seats"), *told)  # every table decided: no token is needed
             log.info("event finished", extra={"event": event.id})
             return
         met: dict[str, set[str]] = {}
@@ -843,4 +844,3 @@ class Events:
             met.setdefault(b, set()).add(a)
         await self._pair(decided, r + 1, still, {p: frozenset(o) for p, o in met.items()}, frozenset(had_bye),
                          [(_key(event.id), "standings", blob)])
-        await self.redis.hdel(_key(event.id, "seats"), *told)

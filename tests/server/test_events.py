@@ -252,7 +252,7 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_out_the_same_on_every
 
 
 async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player_and_rated_tables_move_ratings(
-        server_url: str) -> None:
+        server_url: str, redis_url: str) -> None:
     names = ["ann", "bob", "cy", "dee", "eve"]
     organiser, event, entrants = await open_event(server_url, names, [server_url], rounds=3, rated=True)
     try:
@@ -268,6 +268,11 @@ async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player_and_rated_tabl
         rated = {e["name"]: e["games"] for e in (await organiser.request("ratings", game=GAME))["entries"]}
         played = {n: sum(n in t["players"] for r in final["pairings"] for t in r["tables"]) for n in names}
         assert rated == played
+        r = aioredis.Redis.from_url(redis_url)
+        try:  # the seat tokens were kept only while their tables played
+            assert await r.hlen(f"cardroom:event:{event}:seats") == 0
+        finally:
+            await r.aclose()
     finally:
         await organiser.close()
         for e in entrants:
