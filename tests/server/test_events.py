@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -492,3 +493,20 @@ async def test_a_node_that_cannot_seat_a_table_another_node_serves_hands_the_eve
         for e in entrants:
             if e.client is not None:
                 await e.client.close()
+
+
+async def test_an_event_starts_at_its_start_time(server_url: str) -> None:
+    async with await Client.connect(server_url, name="ann", key=key_of("ann")) as ann, \
+            await Client.connect(server_url, name="bob", key=key_of("bob")) as bob:
+        made = await create_event(ann, GAME, rounds=1, options=QUICK, start=int(time.time()) + 2)
+        event = made["event"]
+        assert made["status"] == "upcoming" and made["start"] is not None
+        for client in (ann, bob):
+            await register(client, event)
+        await follow(ann, event)
+        running = await wait_event(ann, event, lambda s: s["you"]["table"] is not None, timeout=15)
+        assert running["status"] == "running" and time.time() >= made["start"]  # nobody sent start_event
+        async with await Client.connect(server_url, name="cy", key=key_of("cy")) as cy:
+            with pytest.raises(ClientError) as late:
+                await register(cy, event)
+        assert late.value.code == "event_closed"
