@@ -131,6 +131,8 @@ class EventsScreen(Screen[None]):
         """The highlighted event (followed: its pushes keep the detail fresh)."""
         self.watched = 0
         """Which table of the current round ``w`` watches next."""
+        self.following: object = None
+        """The connection the highlighted event is followed on (a new one, after a reconnection, follows again)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -198,7 +200,12 @@ class EventsScreen(Screen[None]):
         if event != self.current:
             self.current = event
             self.watched = 0
-            self.run_worker(self._ask("follow_event", event=event), group="follow", exit_on_error=False)
+            self._follow()
+
+    def _follow(self) -> None:
+        self.following = self.link.client
+        if self.current is not None:
+            self.run_worker(self._ask("follow_event", event=self.current), group="follow", exit_on_error=False)
 
     def state(self) -> dict[str, Any] | None:
         """The highlighted event's latest state, as the server last told it."""
@@ -208,6 +215,8 @@ class EventsScreen(Screen[None]):
         return client.events.get(self.current)
 
     def _show_current(self) -> None:
+        if self.link.client is not None and self.link.client is not self.following:  # reconnected: follow again
+            self._follow()
         state = self.state()
         if state is None:
             return
