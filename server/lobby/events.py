@@ -53,6 +53,8 @@ SWISS = "swiss"
 SOLITAIRE = "solitaire"
 STEP_EVERY = 0.5
 """Seconds between two steps of the events a node runs."""
+YIELD_FOR = 4 * STEP_EVERY
+"""Seconds a node that gave an event up (it could not seat a table) leaves the event to the other nodes."""
 TELL_EVERY = 0.25
 """Seconds between two looks, per node, for changes of the events its connections follow."""
 MAX_PLAYERS = 2048
@@ -272,6 +274,8 @@ class Events:
         self._drop = self.redis.register_script(_DROP)
         self._start = self.redis.register_script(_START)
         self._release = self.redis.register_script(_RELEASE)
+        self.yielded: dict[str, float] = {}
+        """Events this node gave up, and until when (monotonic) it leaves them to the other nodes."""
         self.followers: dict[str, dict[Peer, None]] = {}
         """This node's connections following each event."""
         self.told: dict[str, tuple[int, int]] = {}
@@ -665,8 +669,10 @@ class Events:
     async def step_all(self) -> None:
         """One step of every live event whose lease this node holds (or takes), the lease renewed just before
         each step: a long step of one event never lets another's lapse."""
+        now = time.monotonic()
+        self.yielded = {e: until for e, until in self.yielded.items() if until > now}
         for event_id in sorted(_text(e) for e in await self.redis.smembers(LIVE)):
-            if not await self._hold(event_id):
+            if event_id in self.yielded or not await self._hold(event_id):
                 continue
             try:
                 await self.step(event_id)
@@ -674,6 +680,7 @@ class Events:
                 log.info("event step postponed: %s", exc.message, extra={"event": event_id})
                 if exc.code is ErrorCode.UNAVAILABLE:  # perhaps a table's room another node serves: that node
                     await self._release(keys=[_key(event_id, "lease")], args=[self.node])  # may take the event
+                    self.yielded[event_id] = time.monotonic() + YIELD_FOR
             except Exception:
                 log.exception("event step failed; trying again", extra={"event": event_id})
 
