@@ -162,8 +162,10 @@ class Client:
         if kind == "paired":
             self.paired[str(message["game"])] = message
             return
-        if kind == "event":
-            self.events[str(message["event"]["event"])] = message["event"]
+        if kind == "event":  # a reply read before a change may come after that change's push: keep the newest
+            state, known = message["event"], self.events.get(str(message["event"]["event"]))
+            if known is None or state["version"] >= known["version"]:
+                self.events[str(state["event"])] = state
             return
         if kind == "unqueued" and message.get("re") is None:
             self.tickets_ended[str(message["game"])] = str(message.get("reason", ""))
