@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,30 +194,46 @@ async def results_match_the_rooms(client: Client, state: dict[str, Any]) -> None
             assert t["result"]["points"] == ([1.0, 0.0] if winner == 0 else [0.0, 1.0] if winner == 1 else [0.5, 0.5])
 
 
-async def open_event(url: str, names: list[str], urls: list[str], rounds: int, **fields: Any
-                     ) -> tuple[Client, str, list[Entrant]]:
-    """A Swiss event made by a keyed organiser, ``names`` registered (the n-th on ``urls[n % len]``) and following."""
+@contextlib.asynccontextmanager
+async def opened(url: str, names: list[str], urls: list[str], rounds: int, **fields: Any
+                 ) -> AsyncIterator[tuple[Client, str, list[Entrant]]]:
+    """A Swiss event made by a keyed organiser, ``names`` registered (the n-th on ``urls[n % len]``) and following;
+    every connection closed at the end."""
     organiser = await Client.connect(url, name="org", key=key_of("org"))
-    made = await create_event(organiser, GAME, rounds=rounds, options=QUICK, title="test swiss", **fields)
-    event = made["event"]
-    assert made["status"] == "upcoming" and made["kind"] == "swiss"
-    entrants = []
-    for n, name in enumerate(names):
-        e = Entrant(name, [urls[n % len(urls)], *[u for u in urls if u != urls[n % len(urls)]]])
-        client = await e.connect()
-        state = await register(client, event)
-        assert state["you"]["registered"] is True
-        await follow(client, event)
-        entrants.append(e)
-    return organiser, event, entrants
+    entrants: list[Entrant] = []
+    try:
+        made = await create_event(organiser, GAME, rounds=rounds, options=QUICK, title="test swiss", **fields)
+        event = made["event"]
+        assert made["status"] == "upcoming" and made["kind"] == "swiss"
+        for n, name in enumerate(names):
+            e = Entrant(name, [urls[n % len(urls)], *[u for u in urls if u != urls[n % len(urls)]]])
+            entrants.append(e)
+            client = await e.connect()
+            state = await register(client, event)
+            assert state["you"]["registered"] is True
+            await follow(client, event)
+        yield organiser, event, entrants
+    finally:
+        await organiser.close()
+        for e in entrants:
+            if e.client is not None:
+                await e.client.close()
+
+
+async def cut_round(r: aioredis.Redis, event: str, entrants: list[Entrant], room: str) -> None:
+    """Round 1 stored as a node left it that recorded its one table's ``room`` and stopped before seating anyone."""
+    players = [e.client.player for e in entrants if e.client is not None]
+    await r.hset(f"cardroom:event:{event}:tables", "1:1", msgpack.packb(players))
+    await r.hset(f"cardroom:event:{event}:rooms", "1:1", room)
+    await r.hset(f"cardroom:event:{event}", mapping={"phase": "pairing:1", "round": "1"})
+    await r.hincrby(f"cardroom:event:{event}", "version", 1)
 
 
 async def test_an_eight_player_swiss_of_three_rounds_plays_out_the_same_on_every_node(node: Start) -> None:
     _, url_a = await node("A")
     _, url_b = await node("B")
     names = [f"p{i}" for i in range(8)]
-    organiser, event, entrants = await open_event(url_a, names, [url_a, url_b], rounds=3)
-    try:
+    async with opened(url_a, names, [url_a, url_b], rounds=3) as (organiser, event, entrants):
         listed = await list_events(organiser, game=GAME)
         assert [e["event"] for e in listed] == [event] and listed[0]["players"] == 8
         assert listed[0]["status"] == "upcoming"
@@ -245,18 +261,12 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_out_the_same_on_every
         history = (await entrants[0].client.request("history"))["entries"]  # type: ignore[union-attr]
         assert {h["room"] for h in history} >= set(entrants[0].played)
         await watcher.close()
-    finally:
-        await organiser.close()
-        for e in entrants:
-            if e.client is not None:
-                await e.client.close()
 
 
 async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player_and_rated_tables_move_ratings(
         server_url: str, redis_url: str) -> None:
     names = ["ann", "bob", "cy", "dee", "eve"]
-    organiser, event, entrants = await open_event(server_url, names, [server_url], rounds=3, rated=True)
-    try:
+    async with opened(server_url, names, [server_url], rounds=3, rated=True) as (organiser, event, entrants):
         await start_event(organiser, event)
         finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 120)
         final = await follow(organiser, event)
@@ -269,23 +279,14 @@ async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player_and_rated_tabl
         rated = {e["name"]: e["games"] for e in (await organiser.request("ratings", game=GAME))["entries"]}
         played = {n: sum(n in t["players"] for r in final["pairings"] for t in r["tables"]) for n in names}
         assert rated == played
-        r = aioredis.Redis.from_url(redis_url)
-        try:  # the seat tokens were kept only while their tables played
+        async with aioredis.Redis.from_url(redis_url) as r:  # the seat tokens were kept while their tables played
             assert await r.hlen(f"cardroom:event:{event}:seats") == 0
-        finally:
-            await r.aclose()
-    finally:
-        await organiser.close()
-        for e in entrants:
-            if e.client is not None:
-                await e.client.close()
 
 
 async def test_a_dropped_player_is_not_paired_again(server_url: str) -> None:
     names = ["ann", "bob", "cy", "dee"]
-    organiser, event, entrants = await open_event(server_url, names, [server_url], rounds=2)
-    quitter, stayers = entrants[3], entrants[:3]
-    try:
+    async with opened(server_url, names, [server_url], rounds=2) as (organiser, event, entrants):
+        quitter, stayers = entrants[3], entrants[:3]
         await start_event(organiser, event)
         assert quitter.client is not None
         seated = await wait_event(quitter.client, event, lambda s: s["you"]["table"] is not None)
@@ -304,11 +305,6 @@ async def test_a_dropped_player_is_not_paired_again(server_url: str) -> None:
         assert "dee" not in [p for t in second["tables"] for p in t["players"]] and second["bye"] != "dee"
         assert second["bye"] is not None and len(second["tables"]) == 1
         assert [s["dropped"] for s in state["standings"] if s["name"] == "dee"] == [1]
-    finally:
-        await organiser.close()
-        for e in entrants:
-            if e.client is not None:
-                await e.client.close()
 
 
 async def test_a_node_killed_mid_round_loses_no_result_and_another_finishes_the_event(node: Start,
@@ -323,10 +319,8 @@ async def test_a_node_killed_mid_round_loses_no_result_and_another_finishes_the_
         if state["round"] == 2 and name not in state["pairings"][1]["tables"][0]["players"]:
             await release.wait()
 
-    organiser, event, entrants = await open_event(urls[0], names, urls, rounds=3)
-    r = aioredis.Redis.from_url(redis_url)
-    watcher = await Client.connect(urls[0], name="watcher")
-    try:
+    async with opened(urls[0], names, urls, rounds=3) as (organiser, event, entrants), \
+            aioredis.Redis.from_url(redis_url) as r, await Client.connect(urls[0], name="watcher") as watcher:
         await follow(watcher, event)
         await start_event(organiser, event)
         playing = [asyncio.ensure_future(e.play(event, hold)) for e in entrants]
@@ -352,13 +346,6 @@ async def test_a_node_killed_mid_round_loses_no_result_and_another_finishes_the_
         after = await r.hgetall(f"cardroom:event:{event}:results")
         assert all(after[k] == v for k, v in recorded.items())  # what was recorded before the kill stands
         assert len(after) == 9
-    finally:
-        await r.aclose()
-        await watcher.close()
-        await organiser.close()
-        for e in entrants:
-            if e.client is not None:
-                await e.client.close()
 
 
 async def test_bad_event_requests_are_refused_naming_why(server_url: str) -> None:
@@ -446,26 +433,15 @@ async def test_a_solitaire_event_ranks_two_players_on_one_deal(server_url: str) 
 async def test_a_round_cut_after_its_room_was_recorded_gets_a_new_room(server_url: str, redis_url: str) -> None:
     """A node that recorded a table's room and stopped before seating anyone: the room is gone (closed, expired)
     by the time another node carries on, which makes the table a new room and seats both players there."""
-    organiser, event, entrants = await open_event(server_url, ["ann", "bob"], [server_url], rounds=1)
-    r = aioredis.Redis.from_url(redis_url)
-    try:
+    async with opened(server_url, ["ann", "bob"], [server_url], rounds=1) as (_, event, entrants), \
+            aioredis.Redis.from_url(redis_url) as r:
         await r.set(f"cardroom:event:{event}:lease", "gone-node", px=30000)  # nobody runs the event meanwhile
-        players = [e.client.player for e in entrants if e.client is not None]
-        await r.hset(f"cardroom:event:{event}:tables", "1:1", msgpack.packb(players))
-        await r.hset(f"cardroom:event:{event}:rooms", "1:1", "0dead0")
-        await r.hset(f"cardroom:event:{event}", mapping={"phase": "pairing:1", "round": "1"})
-        await r.hincrby(f"cardroom:event:{event}", "version", 1)
+        await cut_round(r, event, entrants, "0dead0")
         await r.delete(f"cardroom:event:{event}:lease")
         finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 60)
         table = finals[0]["pairings"][0]["tables"][0]
         assert table["room"] != "0dead0" and table["result"] is not None
         assert entrants[0].played == entrants[1].played == [table["room"]]
-    finally:
-        await r.aclose()
-        await organiser.close()
-        for e in entrants:
-            if e.client is not None:
-                await e.client.close()
 
 
 async def test_a_node_that_cannot_seat_a_table_another_node_serves_hands_the_event_over(node: Start,
@@ -474,25 +450,14 @@ async def test_a_node_that_cannot_seat_a_table_another_node_serves_hands_the_eve
     cannot claim seats in a room A serves, so it gives the event up, and A, which can, carries on."""
     _, url_a = await node("A")
     _, url_b = await node("B")
-    organiser, event, entrants = await open_event(url_a, ["ann", "bob"], [url_a, url_b], rounds=1)
-    r = aioredis.Redis.from_url(redis_url)
-    try:
+    async with opened(url_a, ["ann", "bob"], [url_a, url_b], rounds=1) as (organiser, event, entrants), \
+            aioredis.Redis.from_url(redis_url) as r:
         made = await organiser.request("create_room", game=GAME, options=QUICK, sit=False)  # a room node A serves
         await r.set(f"cardroom:event:{event}:lease", "B", px=30000)  # node B runs the event now
-        players = [e.client.player for e in entrants if e.client is not None]
-        await r.hset(f"cardroom:event:{event}:tables", "1:1", msgpack.packb(players))
-        await r.hset(f"cardroom:event:{event}:rooms", "1:1", made["room"])
-        await r.hset(f"cardroom:event:{event}", mapping={"phase": "pairing:1", "round": "1"})
-        await r.hincrby(f"cardroom:event:{event}", "version", 1)
+        await cut_round(r, event, entrants, made["room"])
         finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 60)
         table = finals[0]["pairings"][0]["tables"][0]
         assert table["room"] == made["room"] and table["result"] is not None
-    finally:
-        await r.aclose()
-        await organiser.close()
-        for e in entrants:
-            if e.client is not None:
-                await e.client.close()
 
 
 async def test_an_event_starts_at_its_start_time(server_url: str) -> None:
