@@ -512,14 +512,19 @@ class Events:
         if rated and game.seats(options) != 2:
             raise ProtocolError(ErrorCode.BAD_FIELD, "create_event: 'rated' is for the two-player games' events")
 
+    @staticmethod
+    def _invited(event: Event, peer: Peer, player: str) -> None:
+        """``not_invited`` unless the event is open, names ``peer`` or is ``player``'s own."""
+        if event.invite and peer.name.casefold() not in event.invite and player != event.creator:
+            raise ProtocolError(ErrorCode.NOT_INVITED, f"event {event.id} is invite-only and {peer.name!r} is not invited")
+
     async def register(self, peer: Peer, event_id: str, nonce: str = "") -> Event:
         player = self._keyed(peer, "register")
         event = await self.find(event_id)
         if event.kind != SWISS:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"register: event {event_id} is a solitaire event: send "
                                                      "'play_event' while its window is open")
-        if event.invite and peer.name.casefold() not in event.invite and player != event.creator:
-            raise ProtocolError(ErrorCode.NOT_INVITED, f"event {event_id} is invite-only and {peer.name!r} is not invited")
+        self._invited(event, peer, player)
         blob = msgpack.packb({"name": peer.name, "nonce": nonce, "at": time.time()})
         done = await self._register(keys=[_key(event_id), _key(event_id, "players")], args=[player, blob, MAX_PLAYERS])
         if done == -1:
@@ -565,8 +570,7 @@ class Events:
         if status != "running":
             raise ProtocolError(ErrorCode.EVENT_CLOSED, f"event {event_id} is {status}: its window is "
                                                         f"{event.start:.0f} to {event.ends:.0f} (Unix time)")
-        if event.invite and peer.name.casefold() not in event.invite and player != event.creator:
-            raise ProtocolError(ErrorCode.NOT_INVITED, f"event {event_id} is invite-only and {peer.name!r} is not invited")
+        self._invited(event, peer, player)
         marker = _key(event_id, f"played:{player}")
         assert event.ends is not None
         keep = int(event.ends - time.time()) + RECORD_TTL
