@@ -584,15 +584,12 @@ class Events:
             await self.redis.delete(marker)
             raise
         await self.redis.set(marker, room.id, ex=keep)
-        await self._bump(event_id, "played")
-        return room
-
-    async def _bump(self, event_id: str, news: str) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=True) as pipe:  # one attempt more: followers are told
             pipe.hincrby(_key(event_id), "attempts", 1)
             pipe.hincrby(_key(event_id), "version", 1)
-            pipe.hset(_key(event_id), "news", news)
+            pipe.hset(_key(event_id), "news", "played")
             await pipe.execute()
+        return room
 
     # -- following ----------------------------------------------------------------------------
 
