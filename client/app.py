@@ -77,6 +77,7 @@ from client.screens import (
 )
 from client.screens.duel import DuelScreen
 from client.screens.end import EndScreen
+from client.screens.events import EventsScreen, OpenEvents
 from client.screens.high_scores import TABLES
 from client.screens.leaderboard import RATED_GAMES, LeaderboardScreen
 from client.screens.name import NameScreen
@@ -606,6 +607,10 @@ class CardroomApp(App[None]):
             self.notify(str(exc) or type(exc).__name__, title="replay failed", severity="warning", markup=False)
         else:
             self.push_screen(ReplayScreen(replay))
+
+    @on(OpenEvents)
+    def _open_events(self, message: OpenEvents) -> None:
+        self.push_screen(EventsScreen(self.link))
 
     @on(RequestStandings)
     def _request_standings(self, message: RequestStandings) -> None:

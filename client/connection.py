@@ -83,6 +83,8 @@ class Client:
         """``paired`` pushes by game: the matchmaking pool seated us (resume the seat with its token)."""
         self.tickets_ended: dict[str, str] = {}
         """By game, why our ticket ended other than by pairing (an ``unqueued`` push: ``seated``, ``paired``, ``replaced``)."""
+        self.events: dict[str, dict[str, Any]] = {}
+        """The latest state of each event we follow, by event id (``event`` replies and pushes)."""
         self.unqueued: set[int] = set()
         """Request ids whose replies are not put on ``inbox`` (the caller takes them from the request)."""
         self._changed = asyncio.Condition()
@@ -163,6 +165,11 @@ class Client:
         kind, room = message.get("t"), message.get("room")
         if kind == "paired":
             self.paired[str(message["game"])] = message
+            return
+        if kind == "event":  # a reply read before a change may come after that change's push: keep the newest
+            state, known = message["event"], self.events.get(str(message["event"]["event"]))
+            if known is None or state["version"] >= known["version"]:
+                self.events[str(state["event"])] = state
             return
         if kind == "unqueued" and message.get("re") is None:
             self.tickets_ended[str(message["game"])] = str(message.get("reason", ""))

@@ -43,6 +43,10 @@ class ErrorCode(enum.StrEnum):
     REPLAY_PRIVATE = "replay_private"
     DAY_NOT_OVER = "day_not_over"
     DAILY_PLAYED = "daily_played"
+    UNKNOWN_EVENT = "unknown_event"
+    EVENT_CLOSED = "event_closed"
+    NOT_INVITED = "not_invited"
+    EVENT_PLAYED = "event_played"
 
 
 class ProtocolError(Exception):

@@ -24,6 +24,7 @@ _ROOM = Field("room", str, max_len=64)
 _TOKEN = Field("token", str, max_len=128)
 _NONCE = Field("nonce", str, required=False, max_len=64)
 """A seat's contribution to the deal (docs/protocol.md, "Seeds: nobody alone picks the deal")."""
+_EVENT = Field("event", str, max_len=32)
 
 CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128)),
@@ -67,6 +68,19 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "queue": (Field("game", str, max_len=40), Field("rated", bool, required=False), Field("clock", dict, required=False),
               Field("computer_after", int, required=False), Field("computer", str, required=False, max_len=16), _NONCE),
     "unqueue": (Field("game", str, max_len=40),),
+    "create_event": (Field("game", str, max_len=40), Field("title", str, required=False, max_len=60),
+                     Field("options", dict, required=False), Field("clock", dict, required=False),
+                     Field("rounds", int, required=False), Field("start", int, required=False),
+                     Field("lasts", int, required=False), Field("invite", list, required=False),
+                     Field("rated", bool, required=False)),
+    "list_events": (Field("game", str, required=False, max_len=40), Field("status", str, required=False, max_len=16),
+                    Field("limit", int, required=False)),
+    "follow_event": (_EVENT,),
+    "register": (_EVENT, _NONCE),
+    "unregister": (_EVENT,),
+    "drop": (_EVENT,),
+    "start_event": (_EVENT,),
+    "play_event": (_EVENT,),
 }
 """Client → server. Every client message also carries ``t`` (its type) and ``id`` (an int the reply echoes as ``re``)."""
 
@@ -76,5 +90,6 @@ SERVER_MESSAGES: frozenset[str] = frozenset(
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
     | {"presence", "abort_offered", "seat_moved"}
     | {"queued", "unqueued", "paired"}
+    | {"event", "events"}
 )
 """Server → client message types."""

@@ -105,7 +105,59 @@ def main(argv: list[str] | None = None) -> int:
     past.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
     past.add_argument("--limit", type=int, default=20)
 
+    events = sub.add_parser("event", help="tournaments and solitaire events: list, create, show, start, register, "
+                                           "unregister, drop, follow")
+    events.add_argument("action", choices=["list", "create", "show", "start", "register", "unregister", "drop", "follow"])
+    events.add_argument("target", nargs="?", help="the event (or, for create, the game)")
+    events.add_argument("--url", default=os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765"))
+    events.add_argument("--name", default=None, help="your name (default: the last one played under, else $USER)")
+    events.add_argument("--state-dir", default=None, help="where your player key is kept (events know players by key)")
+    events.add_argument("--game", default=None, help="list: only this game's events")
+    events.add_argument("--status", default=None, choices=["upcoming", "running", "finished", "cancelled"])
+    events.add_argument("--title", default=None)
+    events.add_argument("--rounds", type=int, default=None, help="create: a Swiss event's rounds (default 3)")
+    events.add_argument("--start-in", type=int, default=None, metavar="SECONDS",
+                        help="create: start this long from now (a Swiss event without it starts with `event start`)")
+    events.add_argument("--lasts", type=int, default=None, metavar="SECONDS", help="create: a solitaire event's window")
+    events.add_argument("--clock", default=None, metavar="MOVE,BANK,INCREMENT", help="create: the tables' clock")
+    events.add_argument("--invite", action="append", default=None, metavar="NAME", help="create: invite-only, repeatable")
+    events.add_argument("--rated", action="store_true", help="create: the tables are rated rooms")
+
     args = parser.parse_args(argv)
+    if args.command == "event":
+        import asyncio
+        import time
+
+        from client.events import event_command
+        from client.identity import IdentityStore
+        from client.link import address_of
+
+        store = IdentityStore(args.state_dir)
+        who = args.name or store.name() or os.environ.get("USER", "player")
+        fields: dict[str, object] = {}
+        if args.action == "list":
+            fields = {k: v for k, v in (("game", args.game), ("status", args.status)) if v is not None}
+        elif args.action == "create":
+            if args.target is None:
+                print("cardroom event create: name the game (creature_wars, fairy_meat, fairy_tableau, "
+                      "queens_challenge)", file=sys.stderr)
+                return 2
+            clock = None
+            if args.clock is not None:
+                try:
+                    move, bank, increment = (int(x) for x in args.clock.split(","))
+                except ValueError:
+                    print("cardroom event create: --clock is MOVE,BANK,INCREMENT in seconds", file=sys.stderr)
+                    return 2
+                clock = {"move": move, "bank": bank, "increment": increment}
+            start = None if args.start_in is None else int(time.time()) + args.start_in
+            fields = {"game": args.target, "title": args.title, "rounds": args.rounds, "start": start,
+                      "lasts": args.lasts, "clock": clock, "invite": args.invite, "rated": True if args.rated else None}
+        elif args.target is None:
+            print(f"cardroom event {args.action}: name the event", file=sys.stderr)
+            return 2
+        return asyncio.run(event_command(args.url, args.action, args.target, name=who,
+                                         key=store.key(address_of(args.url)), fields=fields))
     if args.command in ("ratings", "history"):
         import asyncio
 

@@ -18,6 +18,7 @@ from client.clock import clock_short
 from client.messages import CancelPlayNow, CreateRoom, JoinRoom, PlayNow, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
 from client.screens.dialogs import ConfirmScreen, HelpScreen
+from client.screens.events import OpenEvents
 from client.screens.high_scores import ScoresScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.screens.your_rooms import YourRoomsList
@@ -64,6 +65,8 @@ HELP = """\
              bot (b) or a random one (B); it sees only its own seat's view
   t          high scores of the solitaires (all time and today)
   l          leaderboard: ratings of the two-player games, your matches (Enter replays one)
+  e          events: Swiss tournaments and solitaire events; register, your table,
+             pairings and standings, watch a table
   r          refresh the list
   ctrl+b     bell and flash on / off (your move, a reveal)
   y          your rooms: the seats you hold (kept across restarts); Enter there takes one back
@@ -132,6 +135,7 @@ class LobbyScreen(Screen[None]):
         Binding("R", "toggle_rated", "rated", key_display="R", show=False),
         Binding("t", "scores", "scores"),
         Binding("l", "leaderboard", "ratings", show=False),
+        Binding("e", "events", "events", show=False),
         Binding("r", "refresh", "refresh", show=False),
         Binding("y", "your_rooms", "your rooms", show=False),
         Binding("question_mark", "help", "help"),
@@ -366,6 +370,10 @@ class LobbyScreen(Screen[None]):
 
     def action_leaderboard(self) -> None:
         self.app.push_screen(LeaderboardScreen())
+
+    def action_events(self) -> None:
+        """Open the events screen (tournaments and solitaire events)."""
+        self.post_message(OpenEvents())
 
     def held_running(self) -> list[str]:
         """Rooms where we hold a seat and the match is not over (quitting leaves the other players waiting)."""

@@ -24,6 +24,7 @@ from server.edge.admission import PER_ADDRESS, Admission
 from server.edge.computer import GAMES, LEVELS, ComputerPool
 from server.edge.connection import WRITE_LIMIT, socket_class
 from server.edge.session import Session
+from server.lobby.events import Events
 from server.lobby.expiry import Sweeper
 from server.lobby.lobby import Lobby
 from server.lobby.pools import Pools
@@ -88,6 +89,7 @@ async def run(
     admission = Admission(per_address, trusted)
     computers = ComputerPool()
     pools = Pools(lobby, computers, GAMES, LEVELS)
+    events = Events(lobby)
     lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)
     accepted = exposure.origins(origins)
 
@@ -108,7 +110,7 @@ async def run(
         peer = admission.enter(ws)
         metrics.CONNECTIONS.inc()
         try:
-            await Session.over(ws, lobby, relay, computers, pools).run()
+            await Session.over(ws, lobby, relay, computers, pools, events).run()
         finally:
             metrics.CONNECTIONS.dec()
             admission.leave(peer)
@@ -128,6 +130,7 @@ async def run(
         descriptors_watch = asyncio.create_task(descriptors.watch(stop))
         keeper = asyncio.create_task(lobby.keep(stop))
         pairing = asyncio.create_task(pools.run(stop))
+        stepping = asyncio.create_task(events.run(stop))
         told = asyncio.create_task(channel.follow(store.redis, pools.channel, pools.receive, subscribed=pools.check,
                                                   broken=lambda: None, pause=0.5, every=2.0, tick=pools.check))
         beside = asyncio.ensure_future(companions(computers.url, stop)) if companions else None
@@ -136,6 +139,7 @@ async def run(
         await descriptors_watch
         await keeper
         await pairing
+        await stepping
         await channel.cancel([told])
         with contextlib.suppress(Exception):  # a stopped node gives its rooms up: another may take them at once
             await lobby.leases.retire(lobby.owned())

@@ -18,6 +18,7 @@ from server.cluster.relay import ROUTED, Relay
 from server.edge import admin, admission, computer
 from server.edge.connection import Connection
 from server.lobby import expiry, rematch, replays, retries
+from server.lobby.events import Event, Events
 from server.lobby.lobby import Lobby
 from server.lobby.pools import SITTING, Pools
 from server.lobby.quota import check_spectators
@@ -44,7 +45,8 @@ class Session:
     relays (server/cluster/relay.py)."""
 
     def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str,
-                 computer: computer.ComputerPool | None = None, pools: Pools | None = None) -> None:
+                 computer: computer.ComputerPool | None = None, pools: Pools | None = None,
+                 events: Events | None = None) -> None:
         self.lobby = lobby
         self.relay = relay
         """Requests about rooms other nodes own go through it (None: a lone server in tests)."""
@@ -52,6 +54,8 @@ class Session:
         """This node's computer players (server/edge/computer.py); None where rooms are not created."""
         self.pools = pools
         """This node's matchmaking pools (server/lobby/pools.py); None for a stand-in (``queue`` is never relayed)."""
+        self.events = events
+        """This node's side of the events (server/lobby/events.py); None for a stand-in (never relayed)."""
         self.conn = conn
         conn.on_drop = self.leave_all
         self.address = address
@@ -68,9 +72,10 @@ class Session:
 
     @classmethod
     def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None,
-             computers: computer.ComputerPool | None = None, pools: Pools | None = None) -> Session:
+             computers: computer.ComputerPool | None = None, pools: Pools | None = None,
+             events: Events | None = None) -> Session:
         """The session of a client's websocket on this node."""
-        return cls(lobby, relay, Connection(ws), admission.address(ws), computers, pools)
+        return cls(lobby, relay, Connection(ws), admission.address(ws), computers, pools, events)
 
     @classmethod
     def stand_in(cls, lobby: Lobby, relay: Relay, peer: Peer, address: str, name: str, player: str | None,
@@ -123,6 +128,8 @@ class Session:
             self.relay.closed(self)
         if self.pools is not None:
             self.pools.gone(conn)
+        if self.events is not None:
+            self.events.gone(conn)
 
     async def handle(self, frame: str | bytes) -> None:
         if self.conn.dead:
@@ -196,6 +203,43 @@ class Session:
     async def on_unqueue(self, m: dict[str, Any], re: int) -> None:
         ended = self.pools is not None and await self.pools.unqueue(self.conn, m["game"])
         self.reply(re, "unqueued", game=m["game"], reason="cancelled" if ended else "not_queued")
+
+    def _events(self, kind: str) -> Events:
+        if self.events is None:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"{kind}: this server runs no events")
+        return self.events
+
+    async def _event_reply(self, re: int, kind: str, event: Event) -> None:
+        events = self._events(kind)
+        self.reply(re, "event", event=await events.state(event, self.conn.player), news="")
+
+    async def on_create_event(self, m: dict[str, Any], re: int) -> None:
+        await self._event_reply(re, "create_event", await self._events("create_event").create(self.conn, m))
+
+    async def on_register(self, m: dict[str, Any], re: int) -> None:
+        await self._event_reply(re, "register", await self._events("register").register(self.conn, m["event"],
+                                                                                        m.get("nonce", "")))
+
+    async def on_unregister(self, m: dict[str, Any], re: int) -> None:
+        await self._event_reply(re, "unregister", await self._events("unregister").unregister(self.conn, m["event"]))
+
+    async def on_drop(self, m: dict[str, Any], re: int) -> None:
+        await self._event_reply(re, "drop", await self._events("drop").drop(self.conn, m["event"]))
+
+    async def on_start_event(self, m: dict[str, Any], re: int) -> None:
+        await self._event_reply(re, "start_event", await self._events("start_event").start(self.conn, m["event"]))
+
+    async def on_follow_event(self, m: dict[str, Any], re: int) -> None:
+        self.reply(re, "event", event=await self._events("follow_event").follow(self.conn, m["event"]), news="")
+
+    async def on_list_events(self, m: dict[str, Any], re: int) -> None:
+        self.reply(re, "events", events=await self._events("list_events").listing(m.get("game"), m.get("status"),
+                                                                                   m.get("limit")))
+
+    async def on_play_event(self, m: dict[str, Any], re: int) -> None:
+        room = await self._events("play_event").play(self.conn, m["event"])
+        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
+        await self.sit(room.id, None, re)
 
     async def on_my_rooms(self, m: dict[str, Any], re: int) -> None:
         """Summaries of the rooms where this player (by key) holds a seat, with the seat; none for a guest."""

@@ -158,7 +158,8 @@ class Lobby:
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
                      clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "",
-                     rated: bool = False, replays: str = "everyone", hosted: bool = False, address: str = "") -> Room:
+                     rated: bool = False, replays: str = "everyone", hosted: bool = False, address: str = "",
+                     ranked_as: tuple[str, str] | None = None) -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed with the standard options is ranked in the game's ``all`` table;
@@ -173,6 +174,9 @@ class Lobby:
         Without a chosen seed and outside the daily table, the deal is not set up here: the
         room commits to the server's salted secret and deals once every seat has sent its
         nonce (server/rooms/seeding.py); until then it holds a placeholder state nobody is shown.
+
+        ``ranked_as`` (table, end) makes a solitaire dealt from ``seed`` ranked in that table (a solitaire event's,
+        server/lobby/events.py), its seed kept from everyone, as a daily room's is, until ``end`` (an ISO time).
         """
         game = registry.get(game_name)
         if game is None:
@@ -210,6 +214,8 @@ class Lobby:
                                                             "told after the day ends")
             seed = daily_seed(await self.store.daily_secret(), game.name, day)
             table = f"daily:{day}"
+        elif ranked_as is not None and seed is not None:
+            table, day = ranked_as
         elif seed is None:
             how = seeding.PLAYERS
             table = "all" if not scenario and _standard(game, options) else ""

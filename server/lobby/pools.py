@@ -60,7 +60,7 @@ CHECK_EVERY = 2.0
 """Seconds between two looks of a node for pairings of its tickets that pub/sub did not bring."""
 SEAT_BATCH = 64
 """Rooms of one pass made at once."""
-SITTING = frozenset({"create_room", "join", "resume"})
+SITTING = frozenset({"create_room", "join", "resume", "play_event"})
 """Requests that sit a connection in a room: they end its tickets first."""
 
 _P = "cardroom:"

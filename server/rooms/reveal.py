@@ -10,7 +10,13 @@ __all__ = ["day_end", "reveal_fields", "seed_fields"]
 
 
 def day_end(day: str) -> datetime.datetime | None:
-    """The end (the UTC midnight after it) of a daily room's day (``YYYY-MM-DD``); None for "" (not a daily room)."""
+    """The end (the UTC midnight after it) of a daily room's day (``YYYY-MM-DD``), or a solitaire event room's end
+    of window (an ISO time, ``YYYY-MM-DDTHH:MM:SSZ``); None for "" (neither)."""
+    if "T" in day:
+        try:
+            return datetime.datetime.fromisoformat(day.replace("Z", "+00:00"))
+        except ValueError:
+            return None
     try:
         date = datetime.date.fromisoformat(day)
     except ValueError:

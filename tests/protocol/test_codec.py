@@ -34,6 +34,15 @@ VALID: dict[str, dict[str, Any]] = {
     "queue": {"t": "queue", "id": 40, "game": "creature_wars", "rated": False, "clock": {"move": 30},
               "computer_after": 20, "computer": "strong", "nonce": "n"},
     "unqueue": {"t": "unqueue", "id": 41, "game": "creature_wars"},
+    "create_event": {"t": "create_event", "id": 50, "game": "creature_wars", "title": "cup", "options": {"hp": 10},
+                     "clock": {"move": 30}, "rounds": 3, "start": 1_800_000_000, "invite": ["ada"], "rated": True},
+    "list_events": {"t": "list_events", "id": 51, "game": "creature_wars", "status": "running", "limit": 10},
+    "follow_event": {"t": "follow_event", "id": 52, "event": "e1"},
+    "register": {"t": "register", "id": 53, "event": "e1", "nonce": "n"},
+    "unregister": {"t": "unregister", "id": 54, "event": "e1"},
+    "drop": {"t": "drop", "id": 55, "event": "e1"},
+    "start_event": {"t": "start_event", "id": 56, "event": "e1"},
+    "play_event": {"t": "play_event", "id": 57, "event": "e1"},
 }
 
 SCALARS = st.one_of(

@@ -38,6 +38,7 @@ WELL_TYPED: dict[type, st.SearchStrategy[Any]] = {
     str: st.one_of(st.sampled_from(["creature_wars", "fairy_meat", "fairy_tableau", "queens_challenge", "r1"]),
                    st.text(max_size=70)),
     bool: st.booleans(),
+    list: st.one_of(st.lists(st.text(max_size=30), max_size=4), st.lists(SCALARS, max_size=4)),  # an invite list
     dict: st.one_of(st.dictionaries(st.text(max_size=8), SCALARS, max_size=4),
                     st.sampled_from([{"kind": "play", "slot": 0}, {"kind": "timeout"}, {"hp": 5}, {}]),
                     st.fixed_dictionaries({"kind": ANY}, optional={"slot": ANY, "answer": ANY})),  # a decision of any shape
