@@ -183,6 +183,18 @@ def result_of(game: str, outcome: dict[str, Any]) -> dict[str, Any]:
             "reason": reason}
 
 
+def forfeited(event: Event, r: int, results: dict[tuple[int, int], dict[str, Any]]) -> set[str]:
+    """The players who lost a table of round ``r`` by forfeit (they stayed away, or let their clock run out
+    again and again): withdrawn from the rounds after it, as a player who drops is, so nobody is paired
+    against an empty chair."""
+    out = set()
+    for cell, players in event.tables.items():
+        result = results.get(cell)
+        if cell[0] == r and result is not None and result["reason"] == "forfeit" and result["winner"] in (0, 1):
+            out.add(players[1 - result["winner"]])
+    return out - {""}
+
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A registered player."""
@@ -831,16 +843,18 @@ class Events:
                 results[c] = result
             if any(c not in results for c in pending):
                 return
+        absent = forfeited(event, r, results)
+        withdrawn = [(_key(event.id, "dropped"), p, str(r)) for p in absent if not event.entrants[p].dropped]
         decided = replace(event, results=results)
         table = decided.standings()
         blob = msgpack.packb([[s.player, float(s.points), float(s.omw), float(s.gw)] for s in table])
-        still = [s.player for s in table if not event.entrants[s.player].dropped]
+        still = [s.player for s in table if not event.entrants[s.player].dropped and s.player not in absent]
         told = [f"{r}:{p}" for c, players in event.tables.items() if c[0] == r for p in players if p]
         if told:  # every table decided: no token is needed any more
             await self.redis.hdel(_key(event.id, "seats"), *told)
         if r >= event.rounds or len(still) < 2:
             await self._put(event.id, "finished", [(_key(event.id), "phase", "finished"),
-                                                   (_key(event.id), "standings", blob)],
+                                                   (_key(event.id), "standings", blob), *withdrawn],
                             (_key(event.id), "phase", event.phase))
             log.info("event finished", extra={"event": event.id})
             return
@@ -853,4 +867,4 @@ class Events:
             met.setdefault(a, set()).add(b)
             met.setdefault(b, set()).add(a)
         await self._pair(decided, r + 1, still, {p: frozenset(o) for p, o in met.items()}, frozenset(had_bye),
-                         [(_key(event.id), "standings", blob)])
+                         [(_key(event.id), "standings", blob), *withdrawn])

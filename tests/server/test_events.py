@@ -20,6 +20,7 @@ from bots.players import Bot, make
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
 from client.events import create_event, drop, follow, list_events, register, start_event, wait_event
+from server.rooms import clock
 from tests.server.nodes import Start
 
 GAME = "creature_wars"
@@ -304,6 +305,27 @@ async def test_a_dropped_player_is_not_paired_again(server_url: str) -> None:
         second = state["pairings"][1]
         assert "dee" not in [p for t in second["tables"] for p in t["players"]] and second["bye"] != "dee"
         assert second["bye"] is not None and len(second["tables"]) == 1
+        assert [s["dropped"] for s in state["standings"] if s["name"] == "dee"] == [1]
+
+
+async def test_a_player_who_never_comes_to_the_table_forfeits_and_is_withdrawn(server_url: str,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered player who does not come to the table loses it by forfeit once the clock's grace for an
+    absent seat is over (a minute; here a moment), and is not paired in the rounds after it."""
+    monkeypatch.setattr(clock, "GRACE", 1.0)
+    names = ["ann", "bob", "cy", "dee"]
+    async with opened(server_url, names, [server_url], rounds=2) as (organiser, event, entrants):
+        absent, stayers = entrants[3], entrants[:3]
+        assert absent.client is not None
+        await absent.client.close()  # registered, then gone
+        await start_event(organiser, event)
+        final = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in stayers)), 120)
+        state = final[0]
+        check_event(state, 2)
+        first, second = state["pairings"]
+        dee_table = next(t for t in first["tables"] if "dee" in t["players"])
+        assert dee_table["result"]["reason"] == "forfeit"
+        assert "dee" not in [p for t in second["tables"] for p in t["players"]] and second["bye"] != "dee"
         assert [s["dropped"] for s in state["standings"] if s["name"] == "dee"] == [1]
 
 
