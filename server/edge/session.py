@@ -217,8 +217,9 @@ class Session:
         await self._event_reply(re, "create_event", await self._events("create_event").create(self.conn, m))
 
     async def on_register(self, m: dict[str, Any], re: int) -> None:
-        await self._event_reply(re, "register", await self._events("register").register(self.conn, m["event"],
-                                                                                        m.get("nonce", "")))
+        events = self._events("register")
+        await self._event_reply(re, "register", await events.register(self.conn, m["event"], m.get("nonce", "")))
+        await events.follow(self.conn, m["event"])  # a registered player is told of its tables as they come
 
     async def on_unregister(self, m: dict[str, Any], re: int) -> None:
         await self._event_reply(re, "unregister", await self._events("unregister").unregister(self.conn, m["event"]))

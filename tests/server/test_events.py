@@ -308,6 +308,23 @@ async def test_a_dropped_player_is_not_paired_again(server_url: str) -> None:
         assert [s["dropped"] for s in state["standings"] if s["name"] == "dee"] == [1]
 
 
+async def test_a_registered_player_is_told_of_its_table_without_following(server_url: str) -> None:
+    """Registering follows the event on that connection: the table the first round gives is pushed to it."""
+    organiser = await Client.connect(server_url, name="org", key=key_of("org"))
+    players = [await Client.connect(server_url, name=n, key=key_of(n)) for n in ("ann", "bob")]
+    try:
+        event = (await create_event(organiser, GAME, rounds=1, options=QUICK, title="told"))["event"]
+        for p in players:
+            await register(p, event)
+        await start_event(organiser, event)
+        for p in players:
+            state = await wait_event(p, event, lambda s: s["you"]["table"] is not None, timeout=20)
+            assert state["you"]["table"]["room"]
+    finally:
+        for c in (organiser, *players):
+            await c.close()
+
+
 async def test_a_player_who_never_comes_to_the_table_forfeits_and_is_withdrawn(server_url: str,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A registered player who does not come to the table loses it by forfeit once the clock's grace for an
