@@ -1,0 +1,210 @@
+"""The browser client served by the node, in a real Chromium against a real server: whole Creature Wars
+matches on a phone by taps and on a desktop against a terminal player, no hidden card in any frame the page
+receives, the identity kept across a reload, and a closed tab's waiting room closed as abandoned."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import WebSocket
+
+from client import Client
+from client.app import CardroomApp
+from client.connection import ClientError
+from client.screens import MatchScreen, QuestionScreen
+from engine.creature_wars import GAME
+from protocol import decode_any
+from server.lobby import expiry
+from tests.server.helpers import projection_errors, replay_with_events
+from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, page_url, phone
+
+QUICK = {"hp": 10}
+"""The HP the page's option buttons offer for a short match."""
+TURNS = 120
+"""A bound on the moves of one short match (it ends in far fewer)."""
+
+
+def record_frames(frames: list[bytes]) -> Any:
+    """A ``websocket`` handler keeping every binary frame the page receives."""
+    def opened(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append(payload) if isinstance(payload, bytes) else None)
+    return opened
+
+
+async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_page(
+        chromium: str, server_url: str, redis_url: str) -> None:
+    frames: list[bytes] = []
+    async with chromium_browser(chromium) as browser:
+        context = await phone(browser)
+        page = await context.new_page()
+        page.on("websocket", record_frames(frames))
+        me = Player(page, touch=True)
+        await page.goto(page_url(server_url))
+        await me.enter_name("thumbs")
+        for control in ("#game-creature_wars", "#opt-hp-10", "#opp-strong", "#create"):
+            await me.press(control)
+        await me.wait_table("Number(t.dataset.version) >= 0", "the table")
+        for _ in range(TURNS):
+            if not await me.play_turn():
+                break
+        state = await me.table()
+        assert state["over"], f"the match did not end within {TURNS} moves: {state}"
+        await page.locator("#end").wait_for(state="visible", timeout=WAIT_MS)
+        title = await page.locator("#end-title").inner_text()
+        assert title.startswith(("you won", "strong bot won", "a draw")), title
+        await me.press("#end-close")  # the final table stays to be looked at, then back to the lobby
+        await me.press("#to-lobby")
+        await page.locator("#new-game").wait_for(timeout=WAIT_MS)
+        await context.close()
+
+    messages = [decode_any(frame) for frame in frames]
+    granted = next(m for m in messages if m["t"] == "seat_granted")
+    over = next(m for m in messages if m["t"] == "match_over")
+    seat = granted["seat"]
+    assert over["outcome"]["reason"] in ("knockout", "mayhem")
+
+    # every view frame is exactly the engine's view for this seat, its events redacted for it
+    states, events = await replay_with_events(redis_url, granted["room"], QUICK, over["seed"])
+    dealt = [frame for frame, m in zip(frames, messages, strict=True) if m["t"] == "view" and m["view"] is not None]
+    assert len(dealt) > 3
+    assert projection_errors(dealt, states, events, seat) == []
+    # and no card of the other hand is named in any frame before the duel that shows it
+    other = 1 - seat
+    for frame, message in zip(frames, messages, strict=True):
+        if message["t"] != "view" or message["view"] is None:
+            continue
+        hidden = GAME.view(states[message["version"]], other)["hands"][other]["cards"]
+        mine = {c["text"] for c in message["view"]["hands"][seat].get("cards", [])}
+        public = repr(message["view"].get("last_duel")) + repr(message["view"].get("discard")) + repr(message["view"].get("revealed"))
+        for card in hidden:
+            if card["text"] not in mine and card["text"] not in public:
+                assert card["text"].encode() not in frame, f"v{message['version']}: {card['text']} of the other hand"
+
+
+async def terminal_move(app: CardroomApp, pilot: Any) -> None:
+    """The terminal player's move, by keys: the first option of a witch's question, else its first playable card."""
+    if isinstance(app.screen, QuestionScreen):
+        await pilot.press("enter")
+        return
+    screen = next((s for s in app.screen_stack if isinstance(s, MatchScreen)), None)
+    view = screen.view if screen is not None else None
+    if view is None or view.get("outcome") is not None:
+        return
+    slots = sorted(d["slot"] for d in view.get("legal") or () if d.get("kind") == "play" and d["slot"] < 9)
+    if slots:
+        await pilot.press(str(slots[0] + 1), "enter")
+
+
+async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
+        chromium: str, server_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDROOM_STATE_DIR", str(tmp_path / "terminal"))
+    async with chromium_browser(chromium) as browser:
+        context = await desktop(browser)
+        page = await context.new_page()
+        me = Player(page, touch=False)
+        await page.goto(page_url(server_url))
+        await me.enter_name("clicker")
+        for control in ("#game-creature_wars", "#opt-hp-10", "#opp-person", "#rated-off", "#create"):
+            await me.press(control)
+        await me.wait_table("t.dataset.room", "the table")
+        room = (await me.table())["room"]
+        await page.locator("#invite").wait_for(timeout=WAIT_MS)
+
+        app = CardroomApp(server_url, "typist", join=room)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await me.wait_table("t.dataset.version !== '-1' && document.querySelector('#empire-1')", "the deal")
+            assert "typist" in await page.locator("#clocks").inner_text(), "the page names the terminal player"
+            for _ in range(TURNS):
+                state = await me.table()
+                if state["over"]:
+                    break
+                version = state["version"]
+                if state["answers"]:
+                    await me.press("#answer-0")
+                elif state["playable"]:
+                    await me.press(f"#{state['playable'][0]}")
+                    await me.press("#lock-in")
+                await terminal_move(app, pilot)
+                await pilot.pause(0.05)
+                await me.wait_table(f"Number(t.dataset.version) > {version} || t.dataset.over === 'yes'", "the next view")
+            state = await me.table()
+            assert state["over"], f"the match did not end within {TURNS} rounds: {state}"
+            screen = next(s for s in app.screen_stack if isinstance(s, MatchScreen))
+            for _ in range(100):  # the terminal gets the same end (bounded)
+                if screen.view is not None and screen.view.get("outcome") is not None:
+                    break
+                await pilot.pause(0.1)
+            assert screen.view is not None and screen.view["outcome"] is not None
+            title = await page.locator("#end-title").inner_text()
+            winner = screen.view["outcome"]["winner"]
+            expected = "a draw" if winner is None else ("you won" if winner == 0 else "typist won")
+            assert title.startswith(expected), (title, screen.view["outcome"])
+        await context.close()
+
+
+async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: str, server_url: str) -> None:
+    logged: list[str] = []
+    async with chromium_browser(chromium) as browser:
+        context = await desktop(browser)
+        page = await context.new_page()
+        page.on("console", lambda message: logged.append(message.text))
+        me = Player(page, touch=False)
+        await page.goto(page_url(server_url))
+
+        # a name the server refuses gets a prompt saying why, and the name screen again
+        await page.locator("#name-input").fill("a-name-of-thirty-characters-x")
+        await me.press("#name-ok")
+        await page.locator("#name-problem").wait_for(timeout=WAIT_MS)
+        assert "24" in await page.locator("#name-problem").inner_text()
+
+        await me.enter_name("keeper")
+        await me.press("#create")  # a rated Creature Wars room: the seat's token is kept too
+        await me.wait_table("t.dataset.room", "the table")
+        room = (await me.table())["room"]
+        key = await page.evaluate("JSON.parse(localStorage.getItem('cardroom.identity')).key")
+        assert isinstance(key, str) and len(key) >= 16
+
+        await page.goto(page_url(server_url))  # a reload, on the lobby's address
+        await page.locator("#new-game").wait_for(timeout=WAIT_MS)
+        assert await page.locator("#who .me").inner_text() == "keeper", "no name asked again"
+        assert await page.evaluate("JSON.parse(localStorage.getItem('cardroom.identity')).key") == key
+        resume = page.locator(f"#your-rooms .room[data-room='{room}'] button", has_text="Resume")
+        await resume.wait_for(timeout=WAIT_MS)
+        await resume.click()
+        await me.wait_table(f"t.dataset.room === '{room}'", "the resumed seat")
+        assert "you are keeper" in await page.locator("#table-title").inner_text()
+
+        with pytest.raises(ClientError) as refused:  # the name is bound to this browser's key, and no other
+            await Client.connect(server_url, name="keeper", key="another-key-of-sixteen-or-more")
+        assert refused.value.code == "name_taken"
+        assert key not in await page.content()
+        assert not any(key in line for line in logged)
+        await context.close()
+
+
+@pytest.fixture
+def quick_sweeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms swept every 20 ms and abandoned after 0.3 s away (a minute and 15 s in play)."""
+    monkeypatch.setattr(expiry, "SWEEP_EVERY", 0.02)
+    monkeypatch.setattr(expiry, "ABANDONED_AFTER", 0.3)
+
+
+async def test_a_closed_tab_leaves_no_waiting_room(quick_sweeps: None, chromium: str, server_url: str) -> None:
+    async with chromium_browser(chromium) as browser, await Client.connect(server_url, name="watcher", record_frames=True) as watcher:
+        context = await phone(browser)
+        page = await context.new_page()
+        me = Player(page, touch=True)
+        await page.goto(page_url(server_url))
+        await me.enter_name("leaver")
+        await me.press("#rated-off")
+        await me.press("#create")
+        await me.wait_table("t.dataset.room", "the table")
+        room = (await me.table())["room"]
+        await watcher.spectate(room)
+        await page.close()  # the tab closes: its websocket with it
+        closed = await watcher.wait_message(lambda m: m["t"] == "room_closed", timeout=10)
+        assert closed["room"] == room and closed["reason"] == "abandoned"
+        assert room not in {r["room"] for r in await watcher.list_rooms()}
+        await context.close()

@@ -1,0 +1,117 @@
+"""Driving the browser client in Chromium as a player does: a page at a size, taps or clicks on controls that
+must be on screen, and the table's state as the page shows it."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext, Locator, Page, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+PHONE = {"width": 412, "height": 915}
+DESKTOP = {"width": 1280, "height": 800}
+WAIT_MS = 20_000
+"""The longest a step waits for the page (a turn against the computer takes well under a second)."""
+REDRAWN = 5
+"""How many times a press looks for its control again when the table was drawn anew under it."""
+
+
+def page_url(server_url: str) -> str:
+    """The page of the node at ``server_url`` (ws://host:port): the same port, over http."""
+    return "http" + server_url.removeprefix("ws").rstrip("/") + "/"
+
+
+@contextlib.asynccontextmanager
+async def chromium_browser(chromium: str) -> AsyncIterator[Browser]:
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def phone(browser: Browser) -> BrowserContext:
+    """A touch screen of 412x915 (a phone held upright)."""
+    return await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # type: ignore[arg-type]
+
+
+async def desktop(browser: Browser) -> BrowserContext:
+    return await browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+
+
+@dataclass
+class Player:
+    """A page and how it presses controls: taps (a touch screen) or clicks; each control must be on screen."""
+
+    page: Page
+    touch: bool
+
+    async def press(self, selector: str) -> None:
+        """Bring the control into view as a player scrolls, check it lies wholly inside the viewport, then press it.
+        (A view arriving meanwhile draws the table anew: the control is then found again in the new drawing.)"""
+        for attempt in range(REDRAWN):
+            control = self.page.locator(selector).first
+            try:
+                await control.wait_for(state="visible", timeout=WAIT_MS)
+                await control.scroll_into_view_if_needed(timeout=WAIT_MS)
+                await self.on_screen(control, selector)
+                if self.touch:
+                    await control.tap(timeout=WAIT_MS)
+                else:
+                    await control.click(timeout=WAIT_MS)
+                return
+            except PlaywrightError as exc:
+                if "not attached" not in str(exc) or attempt == REDRAWN - 1:
+                    raise
+
+    async def on_screen(self, control: Locator, what: str) -> None:
+        size = self.page.viewport_size
+        box = await control.bounding_box()
+        assert size is not None and box is not None, f"{what} has no box on the page"
+        assert box["x"] >= 0 and box["y"] >= 0, f"{what} starts off screen: {box}"
+        assert box["x"] + box["width"] <= size["width"] + 0.5, f"{what} runs off the right edge: {box}"
+        assert box["y"] + box["height"] <= size["height"] + 0.5, f"{what} runs off the bottom: {box}"
+        wide = await self.page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= size["width"], f"the page is {wide} px wide on a {size['width']} px screen"
+
+    async def enter_name(self, name: str) -> None:
+        """The name screen (the one thing typed: a phone shows its keyboard for it); then the lobby."""
+        await self.page.locator("#name-input").fill(name)
+        await self.press("#name-ok")
+        await self.page.locator("#new-game").wait_for(timeout=WAIT_MS)
+
+    async def table(self) -> dict[str, Any]:
+        """What the open table shows: its room, version, whether the match is over, and what may be pressed."""
+        state: dict[str, Any] = await self.page.evaluate("""() => {
+            const t = document.querySelector('.table-screen');
+            if (!t) return {room: null};
+            const visible = (s) => { const e = document.querySelector(s); return Boolean(e && e.offsetParent !== null); };
+            return {room: t.dataset.room, version: Number(t.dataset.version), over: t.dataset.over === 'yes',
+                    answers: document.querySelectorAll('[id^=answer-]').length,
+                    playable: [...document.querySelectorAll('.card.playable')].map((e) => e.id),
+                    status: (document.querySelector('#status') || {}).textContent || '',
+                    end: visible('#end')};
+        }""")
+        return state
+
+    async def wait_table(self, condition: str, what: str) -> None:
+        """Wait until the JavaScript ``condition`` over the table root ``t`` holds (bounded)."""
+        await self.page.wait_for_function(f"() => {{ const t = document.querySelector('.table-screen'); return Boolean(t && ({condition})); }}",
+                                          timeout=WAIT_MS)
+
+    async def play_turn(self) -> bool:
+        """One move of Creature Wars if one is awaited (an answer, or a playable card locked in); False once over."""
+        state = await self.table()
+        if state["over"]:
+            return False
+        version = state["version"]
+        if state["answers"]:
+            await self.press("#answer-0")
+        elif state["playable"]:
+            await self.press(f"#{state['playable'][0]}")
+            await self.press("#lock-in")
+        await self.wait_table(f"Number(t.dataset.version) > {version} || t.dataset.over === 'yes'", "the next view")
+        return True
