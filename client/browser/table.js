@@ -254,6 +254,7 @@ export class Table {
   // -- drawing --------------------------------------------------------------------------------------
 
   render() {
+    Object.assign(this.root.dataset, { room: this.room, version: String(this.version), over: this.over ? "yes" : "no" });
     const you = this.seat === null ? "watching" : this.seats === 2 ? `you are ${this.nameOf(this.seat)}` : "";
     clear(this.titleEl, h("strong", {}, title(this.game)), ` · room ${this.room}`, you ? ` · ${you}` : "");
     this.statusEl.textContent = this.statusText();

@@ -15,11 +15,11 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from client.browser import ROOT as BROWSER_CLIENT
 from protocol.messages import MAX_FRAME
 from server.cluster import channel
 from server.cluster.directory import Directory
 from server.cluster.relay import Relay
-from client.browser import ROOT as BROWSER_CLIENT
 from server.edge import exposure, forwarded
 from server.edge.admission import PER_ADDRESS, Admission
 from server.edge.computer import GAMES, LEVELS, ComputerPool

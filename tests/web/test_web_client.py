@@ -3,7 +3,6 @@ matches on a phone by taps and on a desktop against a terminal player, no hidden
 receives, the identity kept across a reload, and a closed tab's waiting room closed as abandoned."""
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +76,7 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
             continue
         hidden = GAME.view(states[message["version"]], other)["hands"][other]["cards"]
         mine = {c["text"] for c in message["view"]["hands"][seat].get("cards", [])}
-        public = repr(message["view"].get("last_duel")) + repr(message["view"].get("discard")) + repr(message["view"].get("revealed"))
+        public = "".join(repr(message["view"].get(field)) for field in ("last_duel", "discard", "revealed"))
         for card in hidden:
             if card["text"] not in mine and card["text"] not in public:
                 assert card["text"].encode() not in frame, f"v{message['version']}: {card['text']} of the other hand"
@@ -192,7 +191,8 @@ def quick_sweeps(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_closed_tab_leaves_no_waiting_room(quick_sweeps: None, chromium: str, server_url: str) -> None:
-    async with chromium_browser(chromium) as browser, await Client.connect(server_url, name="watcher", record_frames=True) as watcher:
+    async with chromium_browser(chromium) as browser, \
+            await Client.connect(server_url, name="watcher", record_frames=True) as watcher:
         context = await phone(browser)
         page = await context.new_page()
         me = Player(page, touch=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Locator, Page, async_playwright
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 PHONE = {"width": 412, "height": 915}
 DESKTOP = {"width": 1280, "height": 800}
@@ -99,8 +100,11 @@ class Player:
 
     async def wait_table(self, condition: str, what: str) -> None:
         """Wait until the JavaScript ``condition`` over the table root ``t`` holds (bounded)."""
-        await self.page.wait_for_function(f"() => {{ const t = document.querySelector('.table-screen'); return Boolean(t && ({condition})); }}",
-                                          timeout=WAIT_MS)
+        check = f"() => {{ const t = document.querySelector('.table-screen'); return Boolean(t && ({condition})); }}"
+        try:
+            await self.page.wait_for_function(check, timeout=WAIT_MS)
+        except PlaywrightTimeout:
+            raise AssertionError(f"the page never showed {what}: {await self.table()}") from None
 
     async def play_turn(self) -> bool:
         """One move of Creature Wars if one is awaited (an answer, or a playable card locked in); False once over."""
