@@ -48,6 +48,7 @@ export class Table {
     this.abortOffers = new Set();
     this.confirming = "";
     this.selected = null;
+    this.armed = "";
     this.endShown = false;
     clear(this.logEl);
     clear(this.chatLines);
@@ -170,6 +171,7 @@ export class Table {
     if (this.view && typeof this.view.seat === "number") this.seat = this.view.seat;
     if (!this.view || (wasNull && this.view)) this.loadNames();
     if (this.board.keep && !this.board.keep(this)) this.selected = null;
+    this.armed = "";
     this.render();
   }
 

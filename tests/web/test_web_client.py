@@ -37,10 +37,9 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
     frames: list[bytes] = []
     async with chromium_browser(chromium) as browser:
         context = await phone(browser)
-        page = await context.new_page()
-        page.on("websocket", record_frames(frames))
-        me = Player(page, touch=True)
-        await page.goto(page_url(server_url))
+        context.on("page", lambda page: page.on("websocket", record_frames(frames)))
+        me = await Player.open(context, server_url, touch=True)
+        page = me.page
         await me.enter_name("thumbs")
         for control in ("#game-creature_wars", "#opt-hp-10", "#opp-strong", "#create"):
             await me.press(control)
@@ -56,6 +55,7 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
         await me.press("#end-close")  # the final table stays to be looked at, then back to the lobby
         await me.press("#to-lobby")
         await page.locator("#new-game").wait_for(timeout=WAIT_MS)
+        assert me.errors == []
         await context.close()
 
     messages = [decode_any(frame) for frame in frames]
@@ -101,9 +101,8 @@ async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
     monkeypatch.setenv("CARDROOM_STATE_DIR", str(tmp_path / "terminal"))
     async with chromium_browser(chromium) as browser:
         context = await desktop(browser)
-        page = await context.new_page()
-        me = Player(page, touch=False)
-        await page.goto(page_url(server_url))
+        me = await Player.open(context, server_url, touch=False)
+        page = me.page
         await me.enter_name("clicker")
         for control in ("#game-creature_wars", "#opt-hp-10", "#opp-person", "#rated-off", "#create"):
             await me.press(control)
@@ -140,6 +139,7 @@ async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
             winner = screen.view["outcome"]["winner"]
             expected = "a draw" if winner is None else ("you won" if winner == 0 else "typist won")
             assert title.startswith(expected), (title, screen.view["outcome"])
+        assert me.errors == []
         await context.close()
 
 
@@ -147,10 +147,9 @@ async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: 
     logged: list[str] = []
     async with chromium_browser(chromium) as browser:
         context = await desktop(browser)
-        page = await context.new_page()
-        page.on("console", lambda message: logged.append(message.text))
-        me = Player(page, touch=False)
-        await page.goto(page_url(server_url))
+        context.on("page", lambda page: page.on("console", lambda message: logged.append(message.text)))
+        me = await Player.open(context, server_url, touch=False)
+        page = me.page
 
         # a name the server refuses gets a prompt saying why, and the name screen again
         await page.locator("#name-input").fill("a-name-of-thirty-characters-x")
@@ -180,6 +179,7 @@ async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: 
         assert refused.value.code == "name_taken"
         assert key not in await page.content()
         assert not any(key in line for line in logged)
+        assert me.errors == []
         await context.close()
 
 
@@ -194,9 +194,8 @@ async def test_a_closed_tab_leaves_no_waiting_room(quick_sweeps: None, chromium:
     async with chromium_browser(chromium) as browser, \
             await Client.connect(server_url, name="watcher", record_frames=True) as watcher:
         context = await phone(browser)
-        page = await context.new_page()
-        me = Player(page, touch=True)
-        await page.goto(page_url(server_url))
+        me = await Player.open(context, server_url, touch=True)
+        page = me.page
         await me.enter_name("leaver")
         await me.press("#rated-off")
         await me.press("#create")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Locator, Page, async_playwright
@@ -45,10 +45,21 @@ async def desktop(browser: Browser) -> BrowserContext:
 
 @dataclass
 class Player:
-    """A page and how it presses controls: taps (a touch screen) or clicks; each control must be on screen."""
+    """A page and how it presses controls: taps (a touch screen) or clicks; each control must be on screen.
+    ``errors`` keeps every script error the page raised (a test ends asserting there was none)."""
 
     page: Page
     touch: bool
+    errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    async def open(cls, context: BrowserContext, server_url: str, *, touch: bool) -> Player:
+        """A new tab on the node's page."""
+        page = await context.new_page()
+        player = cls(page, touch)
+        page.on("pageerror", lambda error: player.errors.append(str(error)))
+        await page.goto(page_url(server_url))
+        return player
 
     async def press(self, selector: str) -> None:
         """Bring the control into view as a player scrolls, check it lies wholly inside the viewport, then press it.

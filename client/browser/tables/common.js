@@ -22,15 +22,22 @@ function describe(decision) {
   return Object.entries(bare(decision)).map(([k, v]) => (k === "kind" ? v : `${k} ${JSON.stringify(v)}`)).join(" ");
 }
 
-// Every legal decision as a button; `only` keeps those that concern the tapped card.
+// Every legal decision as a button; `only` keeps those that concern the tapped card. A decision that loses
+// the game at once takes a second tap, so that no single tap throws a game away.
 export function moveButtons(t, only = null) {
   const out = [];
   t.legal.forEach((decision, i) => {
     if (only && !only(decision)) return;
-    const classes = ["move"];
-    if (decision.loses) classes.push("danger");
-    out.push(button(describe(decision) + (decision.loses ? " (loses the game)" : ""), () => t.decide(bare(decision)),
-      { id: `move-${i}`, class: classes.join(" ") }));
+    const key = JSON.stringify(bare(decision));
+    if (!decision.loses) {
+      out.push(button(describe(decision), () => t.decide(bare(decision)), { id: `move-${i}`, class: "move" }));
+    } else if (t.armed === key) {
+      out.push(button(`Tap again to lose the game: ${describe(decision)}`, () => t.decide(bare(decision)),
+        { id: `move-${i}`, class: "move danger armed" }));
+    } else {
+      out.push(button(`${describe(decision)} (loses the game)`, () => { t.armed = key; t.render(); },
+        { id: `move-${i}`, class: "move danger" }));
+    }
   });
   return out;
 }

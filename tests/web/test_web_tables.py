@@ -1,0 +1,125 @@
+"""The browser client's other tables, spectating, chat and "play now", in Chromium against a real server:
+Fairy Meat against the computer, both solitaires from a seeded deal, a watched match whose every frame is
+the spectators' view, a chat line, and a pool's wait and pairing."""
+from __future__ import annotations
+
+import pytest
+
+from client import Client
+from client.connection import Seat
+from engine.creature_wars import GAME
+from protocol import decode_any
+from tests.server.helpers import projection_errors, replay_with_events
+from tests.web.test_web_client import record_frames
+from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, phone
+
+MOVES = 6
+"""Moves made at each table: enough to pass through several kinds of decision."""
+
+
+async def tap_moves(me: Player, moves: int) -> None:
+    """Make ``moves`` moves by taps: tap a card that has a move when there is one, then the first move offered
+    that does not lose the game; each must give a new view."""
+    for _ in range(moves):
+        state = await me.table()
+        if state["over"]:
+            return
+        version = state["version"]
+        await me.wait_table("document.querySelector('.moves button.move') || t.dataset.over === 'yes'", "a move")
+        usable = me.page.locator(".pcard.usable")
+        if await usable.count():
+            await me.press(f"#{await usable.first.get_attribute('id')}")
+        move = me.page.locator(".moves button.move:not(.danger)")
+        await me.press(f"#{await move.first.get_attribute('id')}")
+        await me.wait_table(f"Number(t.dataset.version) > {version} || t.dataset.over === 'yes'", "the move's view")
+
+
+async def test_fairy_meat_against_the_computer_on_a_phone(chromium: str, server_url: str) -> None:
+    async with chromium_browser(chromium) as browser:
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("fairyfan")
+        for control in ("#game-fairy_meat", "#opp-strong", "#create"):
+            await me.press(control)
+        await me.wait_table("document.querySelector('#fairy-1')", "both fairies")
+        await tap_moves(me, MOVES)
+        assert (await me.table())["version"] >= MOVES, "each move made a new view"
+        assert "strong bot" in await me.page.locator("#board").inner_text()
+        assert me.errors == []
+
+
+@pytest.mark.parametrize(("game", "first"), [("fairy_tableau", "#slot-0"), ("queens_challenge", "#card-0")])
+async def test_a_solitaire_joined_from_the_lobby_is_played_by_taps(chromium: str, server_url: str, game: str, first: str) -> None:
+    async with await Client.connect(server_url, name="dealer") as dealer, chromium_browser(chromium) as browser:
+        room = await dealer.create(game, seed=1, sit=False)  # a known deal with moves that do not lose at once
+        assert isinstance(room, str)
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name(f"solo-{game[:6]}")
+        await me.press(f"#room-list .room[data-room='{room}'] button:has-text('Join')")
+        await me.wait_table(f"t.dataset.room === '{room}' && document.querySelector('{first}')", "the dealt table")
+        await tap_moves(me, MOVES)
+        assert (await me.table())["version"] >= MOVES
+        assert me.errors == []
+
+
+async def test_a_spectator_sees_the_public_view_only_and_chats(chromium: str, server_url: str, redis_url: str) -> None:
+    frames: list[bytes] = []
+    async with await Client.connect(server_url, name="ann", record_frames=True) as ann, \
+            await Client.connect(server_url, name="bob") as bob, chromium_browser(chromium) as browser:
+        a = await ann.create("creature_wars", {"hp": 10}, seed=7)
+        assert isinstance(a, Seat)
+        b = await bob.join(a.room)
+        context = await desktop(browser)
+        context.on("page", lambda page: page.on("websocket", record_frames(frames)))
+        me = await Player.open(context, server_url, touch=False)
+        await me.enter_name("onlooker")
+        await me.press(f"#room-list .room[data-room='{a.room}'] button:has-text('Watch')")
+        await me.wait_table(f"t.dataset.room === '{a.room}' && document.querySelector('#empire-1')", "the watched table")
+        assert await me.page.locator("#hand").count() == 0, "a spectator is shown no hand"
+        assert (await me.page.locator("#status").inner_text()).startswith("watching")
+        for _ in range(3):  # a few duels, followed by the page
+            for client, seat in ((ann, a), (bob, b)):
+                view = await client.wait_view(a.room, lambda v: bool(v["legal"]) or v["outcome"] is not None)
+                if view["outcome"] is None:
+                    await client.decide(seat, view["legal"][0])
+        version = (await ann.wait_view(a.room, lambda v: True))["version"]
+        await me.wait_table(f"Number(t.dataset.version) >= {version}", "the players' duels")
+
+        await me.page.locator("#chat-input").fill("good luck both")
+        await me.press("#chat-send")
+        line = await ann.wait_message(lambda m: m["t"] == "chat" and m["text"] == "good luck both", timeout=10)
+        assert line["name"] == "onlooker" and line["seat"] is None
+        await me.page.locator("#chat-lines li", has_text="good luck both").wait_for(timeout=WAIT_MS)
+        assert me.errors == []
+        await context.close()
+
+    states, events = await replay_with_events(redis_url, a.room, {"hp": 10}, 7)
+    dealt = [f for f in frames if (m := decode_any(f))["t"] == "view" and m["view"] is not None]
+    assert len(dealt) >= 3 and projection_errors(dealt, states, events, None) == []
+    for frame in dealt:
+        message = decode_any(frame)
+        assert all("cards" not in hand for hand in message["view"]["hands"]), "no hand's cards reach a spectator"
+        for seat in (0, 1):
+            for card in GAME.view(states[message["version"]], seat)["hands"][seat]["cards"]:
+                assert card["text"].encode() not in frame or card["text"] in repr(message["view"]), card["text"]
+
+
+async def test_play_now_shows_the_wait_cancels_and_pairs(chromium: str, server_url: str) -> None:
+    async with chromium_browser(chromium) as browser, await Client.connect(server_url, name="eager", record_frames=True) as eager:
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("waiter")
+        await me.press("#play-now-computer")  # no computer: wait for a person
+        await me.press("#play-now-creature_wars")
+        status = me.page.locator("#queue-status")
+        await status.wait_for(timeout=WAIT_MS)
+        assert "Looking for a Creature Wars opponent" in await status.inner_text()
+        await me.press("#play-now-cancel")
+        await me.page.locator("#play-now-creature_wars").wait_for(timeout=WAIT_MS)
+        assert await status.count() == 0
+
+        await me.press("#play-now-creature_wars")
+        await status.wait_for(timeout=WAIT_MS)
+        await eager.queue("creature_wars")
+        seat = await eager.play_paired("creature_wars")
+        await me.wait_table(f"t.dataset.room === '{seat.room}' && document.querySelector('#empire-0')", "the paired table")
+        await me.page.locator("#clocks", has_text="eager").wait_for(timeout=WAIT_MS)
+        assert me.errors == []
