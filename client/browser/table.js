@@ -49,6 +49,7 @@ export class Table {
     this.confirming = "";
     this.selected = null;
     this.armed = "";
+    this.pending = false;
     this.endShown = false;
     clear(this.logEl);
     clear(this.chatLines);
@@ -240,7 +241,14 @@ export class Table {
       return;
     }
     this.selected = null;
-    await this.app.ask({ t: "decide", room: this.room, token: held.token, version: this.version, decision });
+    this.pending = true; // until the server answers, no second decision is sent
+    this.render();
+    try {
+      await this.app.ask({ t: "decide", room: this.room, token: held.token, version: this.version, decision });
+    } finally {
+      this.pending = false;
+      this.render();
+    }
   }
 
   async seatRequest(t) {
@@ -256,7 +264,9 @@ export class Table {
   // -- drawing --------------------------------------------------------------------------------------
 
   render() {
-    Object.assign(this.root.dataset, { room: this.room, version: String(this.version), over: this.over ? "yes" : "no" });
+    Object.assign(this.root.dataset, {
+      room: this.room, version: String(this.version), over: this.over ? "yes" : "no", pending: this.pending ? "yes" : "no",
+    });
     const you = this.seat === null ? "watching" : this.seats === 2 ? `you are ${this.nameOf(this.seat)}` : "";
     clear(this.titleEl, h("strong", {}, title(this.game)), ` · room ${this.room}`, you ? ` · ${you}` : "");
     this.statusEl.textContent = this.statusText();
@@ -282,7 +292,9 @@ export class Table {
 
   movesRow() {
     if (!this.view || this.view.outcome || this.seat === null) return [];
-    return this.board.moves(this);
+    const moves = this.board.moves(this);
+    if (this.pending) for (const move of moves) if (move instanceof HTMLButtonElement) move.disabled = true;
+    return moves;
   }
 
   actionButtons() {

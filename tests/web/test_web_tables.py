@@ -11,7 +11,7 @@ from engine.creature_wars import GAME
 from protocol import decode_any
 from tests.server.helpers import projection_errors, replay_with_events
 from tests.web.test_web_client import record_frames
-from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, phone
+from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, phone
 
 MOVES = 6
 """Moves made at each table: enough to pass through several kinds of decision."""
@@ -31,7 +31,7 @@ async def tap_moves(me: Player, moves: int) -> None:
             await me.press(f"#{await usable.first.get_attribute('id')}")
         move = me.page.locator(".moves button.move:not(.danger)")
         await me.press(f"#{await move.first.get_attribute('id')}")
-        await me.wait_table(f"Number(t.dataset.version) > {version} || t.dataset.over === 'yes'", "the move's view")
+        await me.wait_table(f"{answered(version)} || t.dataset.over === 'yes'", "the move's view")
 
 
 async def test_fairy_meat_against_the_computer_on_a_phone(chromium: str, server_url: str) -> None:

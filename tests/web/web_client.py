@@ -43,6 +43,12 @@ async def desktop(browser: Browser) -> BrowserContext:
     return await browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
 
 
+def answered(version: int) -> str:
+    """The condition (over the table ``t``) that the table moved past ``version`` and no decision of the page
+    waits for its answer: a later view that came from the other seat does not make a move of ours answered."""
+    return f"(Number(t.dataset.version) > {version} && t.dataset.pending === 'no')"
+
+
 @dataclass
 class Player:
     """A page and how it presses controls: taps (a touch screen) or clicks; each control must be on screen.
@@ -117,16 +123,24 @@ class Player:
         except PlaywrightTimeout:
             raise AssertionError(f"the page never showed {what}: {await self.table()}") from None
 
-    async def play_turn(self) -> bool:
-        """One move of Creature Wars if one is awaited (an answer, or a playable card locked in); False once over."""
-        state = await self.table()
-        if state["over"]:
-            return False
-        version = state["version"]
+    async def move(self, state: dict[str, Any]) -> bool:
+        """Make the Creature Wars move ``state`` (from :meth:`table`) offers, if any (an answer, or the first playable
+        card locked in), and wait until the server answered it; whether there was one."""
         if state["answers"]:
             await self.press("#answer-0")
         elif state["playable"]:
             await self.press(f"#{state['playable'][0]}")
             await self.press("#lock-in")
-        await self.wait_table(f"Number(t.dataset.version) > {version} || t.dataset.over === 'yes'", "the next view")
+        else:
+            return False
+        await self.wait_table(f"{answered(state['version'])} || t.dataset.over === 'yes'", "the answer to the move")
+        return True
+
+    async def play_turn(self) -> bool:
+        """One move of Creature Wars if one is awaited, else the next view; False once the match is over."""
+        state = await self.table()
+        if state["over"]:
+            return False
+        if not await self.move(state):
+            await self.wait_table(f"{answered(state['version'])} || t.dataset.over === 'yes'", "the next view")
         return True
