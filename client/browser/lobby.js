@@ -49,9 +49,14 @@ export class Lobby {
     if (!this.app.link) return;
     const ask = { t: "list_rooms", limit: 100 };
     if (this.filter) ask.game = this.filter;
+    const before = Object.keys(identity.seats()); // a seat granted while the request is out is not forgotten
     const [listed, mine] = await Promise.all([this.app.ask(ask, true), this.app.ask({ t: "my_rooms" }, true)]);
     if (listed.t === "rooms") this.rooms = listed.rooms || [];
-    if (mine.t === "rooms") this.mine = mine.rooms || [];
+    if (mine.t === "rooms") {
+      this.mine = mine.rooms || [];
+      const kept = new Set(this.mine.map((r) => r.room));
+      for (const room of before) if (!kept.has(room)) identity.dropSeat(room); // the room is gone: so is its token
+    }
     const fresh = this.roomsPanel();
     if (this.roomsEl && this.roomsEl.isConnected) this.roomsEl.replaceWith(fresh);
     this.roomsEl = fresh;

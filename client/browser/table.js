@@ -177,8 +177,7 @@ export class Table {
   }
 
   onMatchOver(message) {
-    this.over = message;
-    if (this.seat !== null) identity.dropSeat(this.room);
+    this.over = message; // the seat's token is kept: a rematch asks with it (the lobby forgets it once the room is gone)
     this.render();
     if (!this.endShown) {
       this.endShown = true;
@@ -266,6 +265,7 @@ export class Table {
   render() {
     Object.assign(this.root.dataset, {
       room: this.room, version: String(this.version), over: this.over ? "yes" : "no", pending: this.pending ? "yes" : "no",
+      seat: this.seat === null ? "" : String(this.seat),
     });
     const you = this.seat === null ? "watching" : this.seats === 2 ? `you are ${this.nameOf(this.seat)}` : "";
     clear(this.titleEl, h("strong", {}, title(this.game)), ` · room ${this.room}`, you ? ` · ${you}` : "");

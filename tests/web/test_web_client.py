@@ -54,7 +54,12 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
         await page.locator("#end").wait_for(state="visible", timeout=WAIT_MS)
         title = await page.locator("#end-title").inner_text()
         assert title.startswith(("you won", "strong bot won", "a draw")), title
-        await me.press("#end-close")  # the final table stays to be looked at, then back to the lobby
+        first_room, first_seat = state["room"], await page.evaluate("document.querySelector('.table-screen').dataset.seat")
+        await me.press("#rematch")  # the computer accepts: a new room, seats swapped, a new deal
+        await me.wait_table(f"t.dataset.room !== '{first_room}' && t.dataset.version === '0'", "the rematch's table")
+        assert await page.evaluate("document.querySelector('.table-screen').dataset.seat") == str(1 - int(first_seat))
+        assert await page.locator("#end").is_hidden()
+        assert await me.play_turn(), "the rematch is played"
         await me.press("#to-lobby")
         await page.locator("#new-game").wait_for(timeout=WAIT_MS)
         assert me.errors == []
@@ -63,6 +68,8 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
     messages = [decode_any(frame) for frame in frames]
     granted = next(m for m in messages if m["t"] == "seat_granted")
     over = next(m for m in messages if m["t"] == "match_over")
+    frames = [f for f, m in zip(frames, messages, strict=True) if m.get("room") == granted["room"]]  # the first match
+    messages = [m for m in messages if m.get("room") == granted["room"]]
     seat = granted["seat"]
     assert over["outcome"]["reason"] in ("knockout", "mayhem")
 
@@ -211,3 +218,27 @@ async def test_a_closed_tab_leaves_no_waiting_room(quick_sweeps: None, chromium:
         assert closed["room"] == room and closed["reason"] == "abandoned"
         assert room not in {r["room"] for r in await watcher.list_rooms()}
         await context.close()
+
+
+async def test_a_dropped_connection_is_reconnected_and_the_seat_resumed(
+        chromium: str, server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDROOM_ADMIN_SECRET", "operator-secret-for-the-test")
+    async with chromium_browser(chromium) as browser, await Client.connect(server_url, name="operator") as operator:
+        me = await Player.open(await desktop(browser), server_url, touch=False)
+        await me.enter_name("dropped")
+        for control in ("#opt-hp-10", "#opp-strong", "#create"):
+            await me.press(control)
+        await me.wait_table("Number(t.dataset.version) >= 0", "the table")
+        assert await me.play_turn()
+        state = await me.table()
+        seat = int(await me.page.evaluate("document.querySelector('.table-screen').dataset.seat"))
+        kicked = await operator.request("admin", op="kick", secret="operator-secret-for-the-test", room=state["room"], seat=seat)
+        assert kicked["result"]["kicked"] == 1, "the page's connection is dropped"
+        await me.page.locator("#banner", has_text="reconnecting").wait_for(timeout=WAIT_MS)
+        await me.page.locator("#banner").wait_for(state="hidden", timeout=WAIT_MS)
+        await me.wait_table(f"t.dataset.room === '{state['room']}' && Number(t.dataset.version) >= {state['version']}",
+                            "the resumed seat's view")
+        for _ in range(3):  # the match goes on from the resumed seat
+            assert await me.play_turn() or (await me.table())["over"]
+        assert (await me.table())["version"] > state["version"]
+        assert me.errors == []

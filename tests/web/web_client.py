@@ -106,7 +106,7 @@ class Player:
         state: dict[str, Any] = await self.page.evaluate("""() => {
             const t = document.querySelector('.table-screen');
             if (!t) return {room: null};
-            const visible = (s) => { const e = document.querySelector(s); return Boolean(e && e.offsetParent !== null); };
+            const visible = (s) => { const e = document.querySelector(s); return Boolean(e && e.checkVisibility()); };
             return {room: t.dataset.room, version: Number(t.dataset.version), over: t.dataset.over === 'yes',
                     answers: document.querySelectorAll('[id^=answer-]').length,
                     playable: [...document.querySelectorAll('.card.playable')].map((e) => e.id),
