@@ -22,6 +22,16 @@ const REASONS = {
   forfeit: "by forfeit", aborted: "aborted",
 };
 
+function recordName(room) {
+  return `cardroom-${room}.json`;
+}
+
+// JSON with 64-bit integers (seeds, decoded as BigInt) written out exactly, as Python's json writes them.
+export function recordJson(record) {
+  const marked = JSON.stringify(record, (key, value) => (typeof value === "bigint" ? `\u0000big:${value}` : value), 1);
+  return marked.replace(/"\\u0000big:(-?\d+)"/g, "$1");
+}
+
 export class Table {
   constructor(app, room, game, seat) {
     this.app = app;
@@ -350,14 +360,30 @@ export class Table {
       buttons.push(button("Play again", () => this.app.ask({ t: "create_room", game: this.game, nonce: identity.nonce() }),
         { id: "play-again", class: "primary" }));
     }
+    buttons.push(button("Match record", () => this.exportRecord(), { id: "export" }));
     buttons.push(button("Lobby", () => this.app.leaveTable(), { id: "end-lobby" }),
       button("Look at the table", () => { this.endEl.hidden = true; }, { id: "end-close" }));
     clear(this.endEl, h("div.end-box", {},
       h("h2#end-title", {}, this.ending() || "the match is over"),
       outcome.detail ? h("p#end-detail", {}, this.named(outcome.detail)) : null,
       scores ? h("p#end-scores", {}, scores) : null,
-      h("div.end-buttons", {}, buttons)));
+      h("div.end-buttons", {}, buttons),
+      h("p.quiet", {}, `The match record (the revealed seed and every decision) replays in a terminal: `
+        + `cardroom replay ${recordName(this.room)}, and cardroom verify ${recordName(this.room)} checks the deal.`)));
     this.endEl.hidden = false;
+  }
+
+  // The finished match's record (`export`), saved as the JSON `cardroom export` prints.
+  async exportRecord() {
+    const held = identity.seats()[this.room];
+    const reply = await this.app.ask({ t: "export", room: this.room, token: held ? held.token : undefined });
+    if (reply.t !== "match") return;
+    const url = URL.createObjectURL(new Blob([recordJson(reply.record)], { type: "application/json" }));
+    const link = h("a", { href: url, download: recordName(this.room) });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
 
   drawClocks() {

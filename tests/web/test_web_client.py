@@ -3,6 +3,7 @@ matches on a phone by taps and on a desktop against a terminal player, no hidden
 receives, the identity kept across a reload, and a closed tab's waiting room closed as abandoned."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from client import Client
 from client.app import CardroomApp
 from client.connection import ClientError
 from client.screens import MatchScreen, QuestionScreen
+from client.verify import verify
 from engine.creature_wars import GAME
 from protocol import decode_any
 from server.lobby import expiry
@@ -150,6 +152,16 @@ async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
             winner = screen.view["outcome"]["winner"]
             expected = "a draw" if winner is None else ("you won" if winner == 0 else "typist won")
             assert title.startswith(expected), (title, screen.view["outcome"])
+
+        # the match record the end screen saves is the one `cardroom verify` and `cardroom replay` read
+        async with page.expect_download(timeout=WAIT_MS) as saving:
+            await me.press("#export")
+        saved = tmp_path / "record.json"
+        await (await saving.value).save_as(saved)
+        record = json.loads(saved.read_text())
+        assert record["room"] == room and isinstance(record["seed"], int)
+        verdict = verify(record)  # 64-bit seeds written out exactly, or the seed chain would not check
+        assert verdict.ok, verdict.message
         assert me.errors == []
         await context.close()
 
