@@ -78,3 +78,14 @@ def test_every_file_of_the_page_is_packaged() -> None:
     assert files, "the page's files"
     left_out = [f for f in files if not any(fnmatch(f, pattern) and f.count("/") == pattern.count("/") for pattern in patterns)]
     assert not left_out, f"not in [tool.setuptools.package-data]: {left_out}"
+
+
+SYSTEM_SYMBOLS = set("·—…\u2039♠♥♦♣")  # \u2039: the single angle quote of the Lobby button
+"""The characters beyond ASCII the page's own files may use: each is in the fonts every system ships (DejaVu,
+Liberation, the phones' own), so none shows as an empty box; emoji (🔒, ⏱) are not."""
+
+
+def test_the_page_uses_only_symbols_of_the_system_fonts() -> None:
+    used = {char for path in ROOT.rglob("*") if path.suffix in (".js", ".html", ".css") and "vendor" not in path.parts
+            for char in path.read_text(encoding="utf-8") if ord(char) > 127}
+    assert used <= SYSTEM_SYMBOLS, f"characters that may show as empty boxes: {sorted(used - SYSTEM_SYMBOLS)}"

@@ -11,7 +11,7 @@ from engine.creature_wars import GAME
 from protocol import decode_any
 from tests.server.helpers import projection_errors, replay_with_events
 from tests.web.test_web_client import record_frames
-from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, phone
+from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, page_url, phone
 
 MOVES = 6
 """Moves made at each table: enough to pass through several kinds of decision."""
@@ -122,4 +122,40 @@ async def test_play_now_shows_the_wait_cancels_and_pairs(chromium: str, server_u
         seat = await eager.play_paired("creature_wars")
         await me.wait_table(f"t.dataset.room === '{seat.room}' && document.querySelector('#empire-0')", "the paired table")
         await me.page.locator("#clocks", has_text="eager").wait_for(timeout=WAIT_MS)
+        assert me.errors == []
+
+
+async def test_an_invitation_link_seats_a_friend_and_resign_ends_the_match(chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="host", record_frames=True) as host, \
+            chromium_browser(chromium) as browser:
+        seat = await host.create("creature_wars")
+        assert isinstance(seat, Seat)
+        context = await phone(browser)
+        page = await context.new_page()
+        await page.goto(f"{page_url(server_url)}#join/{seat.room}")  # the link a waiting table shows
+        me = Player(page, touch=True)
+        await page.locator("#name-input").fill("friend")
+        await me.press("#name-ok")
+        await me.wait_table(f"t.dataset.room === '{seat.room}' && t.dataset.seat === '1' && t.dataset.version === '0'",
+                            "the invited seat")
+        await host.wait_view(seat.room, lambda v: v["seat"] == 0)
+        await me.press("#resign")
+        await me.press("#resign-yes")  # asked first: no single tap resigns
+        await page.locator("#end-title", has_text="host won by resignation").wait_for(timeout=WAIT_MS)
+        over = await host.wait_message(lambda m: m["t"] == "match_over", timeout=10)
+        assert over["outcome"]["winner"] == 0 and over["outcome"]["reason"] == "resigned"
+        await context.close()
+
+
+async def test_a_waiting_room_is_cancelled_from_its_table(chromium: str, server_url: str) -> None:
+    async with chromium_browser(chromium) as browser, await Client.connect(server_url, name="looker") as looker:
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("changed-mind")
+        await me.press("#create")
+        await me.wait_table("t.dataset.room", "the waiting table")
+        room = (await me.table())["room"]
+        assert room in {r["room"] for r in await looker.list_rooms()}
+        await me.press("#cancel-room")
+        await me.page.locator("#status", has_text="the room was closed (cancelled)").wait_for(timeout=WAIT_MS)
+        assert room not in {r["room"] for r in await looker.list_rooms()}
         assert me.errors == []
