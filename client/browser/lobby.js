@@ -27,6 +27,7 @@ export class Lobby {
     this.timer = null;
     this.root = h("div.lobby#lobby");
     this.roomsEl = null;
+    this.leaders = null; // {game, daily, entries} once asked for
   }
 
   element() {
@@ -121,7 +122,7 @@ export class Lobby {
 
   render() {
     this.roomsEl = this.roomsPanel();
-    clear(this.root, this.newGame(), this.playNowPanel(), this.roomsEl);
+    clear(this.root, this.newGame(), this.playNowPanel(), this.roomsEl, this.leadersPanel());
   }
 
   newGame() {
@@ -210,6 +211,32 @@ export class Lobby {
     const list = this.rooms.length ? this.rooms.map((r) => this.row(r, held)) : [h("p.quiet", {}, "No rooms yet.")];
     return h("section.panel#rooms", {}, h("h2", {}, "Rooms ", button("refresh", () => this.load(), { class: "small", id: "refresh" })),
       filters, yours, h("div#room-list", {}, list));
+  }
+
+  // The rating table of a two-player game, or a solitaire's high scores (all time, or today's daily deal).
+  async showLeaders(game, daily = false) {
+    const two = GAMES[game].seats === 2;
+    const reply = await this.app.ask(two ? { t: "ratings", game, limit: 20 } : { t: "scores", game, daily, limit: 20 });
+    if (reply.t !== "ratings" && reply.t !== "scores") return;
+    this.leaders = { game, daily, entries: reply.entries || [] };
+    this.render();
+  }
+
+  leadersPanel() {
+    const picks = h("div.choices", {}, Object.entries(GAMES).map(([game, g]) => choice(`leaders-${game}`, g.title,
+      Boolean(this.leaders && this.leaders.game === game && !this.leaders.daily), () => this.showLeaders(game))),
+    Object.entries(GAMES).filter(([, g]) => g.seats === 1).map(([game, g]) => choice(`leaders-${game}-daily`,
+      `${g.title} today`, Boolean(this.leaders && this.leaders.game === game && this.leaders.daily), () => this.showLeaders(game, true))));
+    let table = null;
+    if (this.leaders) {
+      const two = GAMES[this.leaders.game].seats === 2;
+      table = this.leaders.entries.length
+        ? h("ol.leaders#leaders-list", {}, this.leaders.entries.map((e) => h("li", {},
+          h("span.who", {}, e.name || "guest"),
+          two ? ` · ${Math.round(e.rating)} ± ${Math.round(e.rd)} · ${e.games} match${e.games === 1 ? "" : "es"}` : ` · ${e.score}`)))
+        : h("p.quiet#leaders-list", {}, two ? "No rated matches yet." : "No scores yet.");
+    }
+    return h("section.panel#leaders", {}, h("h2", {}, "Ratings and high scores"), picks, table);
   }
 
   row(room, held) {

@@ -80,7 +80,7 @@ def test_every_file_of_the_page_is_packaged() -> None:
     assert not left_out, f"not in [tool.setuptools.package-data]: {left_out}"
 
 
-SYSTEM_SYMBOLS = set("·—…\u2039♠♥♦♣")  # \u2039: the single angle quote of the Lobby button
+SYSTEM_SYMBOLS = set("·—…±\u2039♠♥♦♣")  # \u2039: the single angle quote of the Lobby button
 """The characters beyond ASCII the page's own files may use: each is in the fonts every system ships (DejaVu,
 Liberation, the phones' own), so none shows as an empty box; emoji (🔒, ⏱) are not."""
 

@@ -9,7 +9,7 @@ from client import Client
 from client.connection import Seat
 from engine.creature_wars import GAME
 from protocol import decode_any
-from tests.server.helpers import projection_errors, replay_with_events
+from tests.server.helpers import play_to_end, projection_errors, replay_with_events
 from tests.web.test_web_client import record_frames
 from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, page_url, phone
 
@@ -158,4 +158,26 @@ async def test_a_waiting_room_is_cancelled_from_its_table(chromium: str, server_
         await me.press("#cancel-room")
         await me.page.locator("#status", has_text="the room was closed (cancelled)").wait_for(timeout=WAIT_MS)
         assert room not in {r["room"] for r in await looker.list_rooms()}
+        assert me.errors == []
+
+
+async def test_the_lobby_shows_the_rating_table(chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="rated-ann", key="ann-key-of-sixteen-chars") as ann, \
+            await Client.connect(server_url, name="rated-bob", key="bob-key-of-sixteen-chars") as bob, \
+            chromium_browser(chromium) as browser:
+        a = await ann.create("creature_wars", {"hp": 1}, ranked=True)
+        assert isinstance(a, Seat)
+        b = await bob.join(a.room)
+        await play_to_end([(ann, a), (bob, b)], seed=3)
+        me = await Player.open(await desktop(browser), server_url, touch=False)
+        await me.enter_name("curious")
+        await me.press("#leaders-creature_wars")
+        listed = me.page.locator("#leaders-list")
+        await listed.wait_for(timeout=WAIT_MS)
+        for _ in range(40):  # the ratings are written in the match's last step; a moment later at most (bounded)
+            if "rated-ann" in await listed.inner_text():
+                break
+            await me.press("#leaders-creature_wars")
+        text = await listed.inner_text()
+        assert "rated-ann" in text and "rated-bob" in text and "1 match" in text, text
         assert me.errors == []
