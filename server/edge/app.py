@@ -127,7 +127,8 @@ async def run(
         bound = sock.getsockname()[:2]
         log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s, trusted proxies %s)", bound[0], bound[1],
                  restored, redis_url, ", ".join(str(n) for n in trusted.networks) or "none")
-        print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
+        print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored); "
+              f"in a browser: http://{_dial(bound[0])}:{bound[1]}/", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
         computers.url = f"ws://{_dial(bound[0])}:{bound[1]}"
