@@ -33,6 +33,9 @@ class App {
 
   showName(problem) {
     this.screen = "name";
+    this.lobby.stop();
+    if (this.table) this.table.stop();
+    this.table = null;
     const input = h("input#name-input", {
       type: "text", maxlength: 40, autocomplete: "nickname", value: identity.name(), placeholder: "your name",
       "aria-label": "your name",
@@ -181,8 +184,10 @@ class App {
   }
 
   openTable(room, game, seat) {
-    if (this.table && this.table.room === room) {
+    if (this.table && this.table.room === room) { // a seat taken back (a reconnect, or after seat_moved)
       this.table.seat = seat;
+      this.table.seatMoved = false;
+      this.table.render();
       return;
     }
     if (this.table) this.table.stop();

@@ -60,6 +60,7 @@ export class Table {
     this.selected = null;
     this.armed = "";
     this.pending = false;
+    this.seatMoved = false;
     this.endShown = false;
     clear(this.logEl);
     clear(this.chatLines);
@@ -311,6 +312,7 @@ export class Table {
     const out = [];
     const seated = this.seat !== null && !this.seatMoved;
     const running = this.view && !this.view.outcome && !this.closed;
+    if (this.seatMoved) out.push(button("Play here", () => this.app.enter(this.room, "resume"), { id: "play-here", class: "primary" }));
     if (seated && !this.view && !this.closed) {
       out.push(button("Cancel room", () => this.seatRequest("cancel"), { id: "cancel-room" }));
     }
