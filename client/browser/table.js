@@ -302,7 +302,7 @@ export class Table {
   }
 
   movesRow() {
-    if (!this.view || this.view.outcome || this.seat === null) return [];
+    if (!this.view || this.view.outcome || this.seat === null || this.seatMoved) return [];
     const moves = this.board.moves(this);
     if (this.pending) for (const move of moves) if (move instanceof HTMLButtonElement) move.disabled = true;
     return moves;

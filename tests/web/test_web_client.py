@@ -254,3 +254,24 @@ async def test_a_dropped_connection_is_reconnected_and_the_seat_resumed(
             assert await me.play_turn() or (await me.table())["over"]
         assert (await me.table())["version"] > state["version"]
         assert me.errors == []
+
+
+async def test_two_tabs_of_one_browser_hand_the_seat_back_and_forth(chromium: str, server_url: str) -> None:
+    async with chromium_browser(chromium) as browser:
+        context = await desktop(browser)  # one browser: both tabs share its storage, so its identity and seats
+        first = await Player.open(context, server_url, touch=False)
+        await first.enter_name("two-tabs")
+        for control in ("#opt-hp-10", "#opp-strong", "#create"):
+            await first.press(control)
+        await first.wait_table("Number(t.dataset.version) >= 0", "the table")
+        room = (await first.table())["room"]
+        second = await Player.open(context, server_url, touch=False)
+        await second.press(f"#your-rooms .room[data-room='{room}'] button:has-text('Resume')")
+        await second.wait_table(f"t.dataset.room === '{room}' && t.dataset.seat === '0'", "the seat in the second tab")
+        await first.page.locator("#status", has_text="played from another connection").wait_for(timeout=WAIT_MS)
+        assert await first.page.locator("#lock-in").count() == 0, "the tab that lost the seat offers no move"
+        await first.press("#play-here")
+        await second.page.locator("#status", has_text="played from another connection").wait_for(timeout=WAIT_MS)
+        assert await first.play_turn(), "the first tab plays again"
+        assert first.errors == [] and second.errors == []
+        await context.close()
