@@ -60,6 +60,7 @@ export class Table {
     this.selected = null;
     this.armed = "";
     this.pending = false;
+    this.refusal = "";
     this.seatMoved = false;
     this.endShown = false;
     clear(this.logEl);
@@ -184,6 +185,7 @@ export class Table {
     if (!this.view || (wasNull && this.view)) this.loadNames();
     if (this.board.keep && !this.board.keep(this)) this.selected = null;
     this.armed = "";
+    this.refusal = "";
     this.render();
   }
 
@@ -240,6 +242,8 @@ export class Table {
   }
 
   select(value) {
+    this.refusal = "";
+    this.selectedTurn = this.view ? this.view.turn : undefined; // a selection lasts its turn at most
     this.selected = this.selected === value ? null : value;
     this.render();
   }
@@ -254,7 +258,10 @@ export class Table {
     this.pending = true; // until the server answers, no second decision is sent
     this.render();
     try {
-      await this.app.ask({ t: "decide", room: this.room, token: held.token, version: this.version, decision });
+      const reply = await this.app.ask({ t: "decide", room: this.room, token: held.token, version: this.version, decision }, true);
+      if (reply.t === "error") { // the engine's reason, in the status line, with cards counted from 1 as shown
+        this.refusal = String(reply.message || reply.code).replace(/\bin slot (\d+)\b/g, (whole, n) => `(card ${Number(n) + 1})`);
+      }
     } finally {
       this.pending = false;
       this.render();
@@ -292,6 +299,7 @@ export class Table {
     if (!this.view) return this.seat === null ? "waiting for players" : "waiting for an opponent to join";
     if (this.view.outcome) return this.ending();
     if (this.seatMoved) return "this seat is played from another connection";
+    if (this.refusal) return `refused: ${this.refusal}`;
     if (this.seat === null) return `watching: ${this.board.status(this)}`;
     return this.board.status(this);
   }

@@ -181,3 +181,35 @@ async def test_the_lobby_shows_the_rating_table(chromium: str, server_url: str) 
         text = await listed.inner_text()
         assert "rated-ann" in text and "rated-bob" in text and "1 match" in text, text
         assert me.errors == []
+
+
+CORNFIELD = {
+    "first_drawer": 0,
+    "hands": [["Lvl.1 Serpent", "Lvl.1 Giant"], ["Lvl.3 Dragon", "Lvl.1 Cornfield Witch"]],
+    "deck": [f"Lvl.{n} Holy Skeleton {{3}}" for n in range(1, 7)],
+}
+"""Seat 1 holds a Cornfield Witch: no creature of its hand may be played while it is held."""
+
+
+async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="blocker") as host, chromium_browser(chromium) as browser:
+        seat = await host.create("creature_wars", CORNFIELD, seed=3)
+        assert isinstance(seat, Seat)
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("blocked")
+        await me.press(f"#room-list .room[data-room='{seat.room}'] button:has-text('Join')")
+        await me.wait_table("document.querySelector('.card.playable')", "the hand")
+        dragon = me.page.locator(".card", has_text="Dragon")
+        assert "not playable now" in await dragon.inner_text() and "unplayable" in (await dragon.get_attribute("class") or "")
+        await me.press(f"#{await dragon.get_attribute('id')}")
+        await me.press("#why")
+        status = me.page.locator("#status", has_text="refused")
+        await status.wait_for(timeout=WAIT_MS)
+        refused = await status.inner_text()
+        assert "may not be played while the Cornfield Witch is in your hand" in refused and "slot" not in refused, refused
+        assert (await me.table())["version"] == 0, "nothing was played"
+        await me.press(f"#{await me.page.locator('.card', has_text='Cornfield').get_attribute('id')}")
+        assert "refused" not in await me.page.locator("#status").inner_text(), "a new tap clears the refusal"
+        await me.press("#lock-in")
+        await me.wait_table(f"{answered(0)}", "the witch locked in")
+        assert me.errors == []

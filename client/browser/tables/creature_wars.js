@@ -60,7 +60,7 @@ function hand(t) {
       note = "locked in";
     } else if (card.cooldown) note = `cooldown ${card.cooldown}`;
     else if (card.banned) note = "may never be played";
-    else if (playable.size && !playable.has(i)) note = "not playable now";
+    else if (playable.size && !playable.has(i)) note = "not playable now (tap: why)";
     else if (!playable.has(i) && !card.playable) note = "not playable now";
     if (playable.has(i)) classes.push("playable");
     else classes.push("unplayable");
@@ -76,7 +76,8 @@ function hand(t) {
 
 export default {
   keep(t) {
-    return t.selected !== null && slots(t).has(t.selected);
+    const cards = (t.view.hands[t.seat] || {}).cards || [];
+    return t.selected !== null && t.selected < cards.length && slots(t).size > 0 && t.selectedTurn === t.view.turn;
   },
 
   status(t) {
@@ -119,9 +120,13 @@ export default {
     const out = [];
     if (playable.size) {
       const card = t.selected !== null ? v.hands[t.seat].cards[t.selected] : null;
-      const ok = card && playable.has(t.selected);
-      out.push(button(ok ? `Lock in ${card.text}` : "Lock in (tap a card first)",
-        () => t.decide({ kind: "play", slot: t.selected }), { id: "lock-in", class: "primary move", disabled: !ok }));
+      if (card && !playable.has(t.selected)) { // only the engine knows why (a witch held, a cooldown): ask it
+        out.push(button(`Why can't ${card.text} be played?`, () => t.decide({ kind: "play", slot: t.selected }),
+          { id: "why", class: "move" }));
+      } else {
+        out.push(button(card ? `Lock in ${card.text}` : "Lock in (tap a card first)",
+          () => t.decide({ kind: "play", slot: t.selected }), { id: "lock-in", class: "primary move", disabled: !card }));
+      }
     }
     out.push(...moveButtons(t, (d) => d.kind !== "play" && d.kind !== "choose"));
     return out;
