@@ -71,16 +71,10 @@ class Pages:
 
 
 def _answer(status: HTTPStatus, body: bytes, asset: Asset) -> Response:
-    headers = Headers([
-        ("Date", email.utils.formatdate(usegmt=True)),
-        ("Connection", "close"),
-        ("Content-Length", str(len(body))),
-        ("Content-Type", asset.content_type),
-        ("ETag", asset.etag),
-        ("Cache-Control", "no-cache"),  # no hashed names (no build step): revalidate each time, 304 when unchanged
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-    ])
+    headers = _headers(body, asset.content_type)
+    headers["ETag"] = asset.etag
+    headers["Cache-Control"] = "no-cache"  # no hashed names (no build step): revalidate each time, 304 when unchanged
+    headers["Referrer-Policy"] = "no-referrer"
     if asset.content_type.startswith("text/html"):
         headers["Content-Security-Policy"] = POLICY
         headers["X-Frame-Options"] = "DENY"
@@ -89,11 +83,15 @@ def _answer(status: HTTPStatus, body: bytes, asset: Asset) -> Response:
 
 def _plain(status: HTTPStatus, text: str) -> Response:
     body = text.encode()
-    headers = Headers([
+    return Response(status.value, status.phrase, _headers(body, "text/plain; charset=utf-8"), body)
+
+
+def _headers(body: bytes, content_type: str) -> Headers:
+    """What every answer carries (the connection closes after it, as websockets' own answers do)."""
+    return Headers([
         ("Date", email.utils.formatdate(usegmt=True)),
         ("Connection", "close"),
         ("Content-Length", str(len(body))),
-        ("Content-Type", "text/plain; charset=utf-8"),
+        ("Content-Type", content_type),
         ("X-Content-Type-Options", "nosniff"),
     ])
-    return Response(status.value, status.phrase, headers, body)

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from client import Client
 from client.browser import ROOT
+from tests.server.test_exposure import greeted
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,3 +90,12 @@ def test_the_page_uses_only_symbols_of_the_system_fonts() -> None:
     used = {char for path in ROOT.rglob("*") if path.suffix in (".js", ".html", ".css") and "vendor" not in path.parts
             for char in path.read_text(encoding="utf-8") if ord(char) > 127}
     assert used <= SYSTEM_SYMBOLS, f"characters that may show as empty boxes: {sorted(used - SYSTEM_SYMBOLS)}"
+
+
+async def test_the_nodes_own_page_may_open_a_websocket_and_other_sites_may_not(server_url: str) -> None:
+    """A handshake whose Origin is the node's own address (its page's) is greeted; another site's is refused."""
+    own = "http" + server_url.removeprefix("ws")
+    assert await greeted(server_url, own)
+    assert not await greeted(server_url, own.replace("127.0.0.1", "localhost"))  # another origin than the Host asked
+    assert not await greeted(server_url, own + "/path")
+    assert not await greeted(server_url, "https://evil.example")
