@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import re
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -28,9 +29,12 @@ CONTENT_TYPES: dict[str, str] = {
     "": "text/plain; charset=utf-8",  # LICENSE
 }
 """What each served file is, by its suffix; a file of any other suffix is not served."""
-POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'{sockets}; "
           "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-"""The page's Content-Security-Policy: nothing loads from anywhere but this node (no third-party font or script)."""
+"""The page's Content-Security-Policy: nothing loads from anywhere but this node (no third-party font or script);
+its websocket is named outright too, for browsers whose 'self' does not cover ws: and wss:."""
+HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+"""A ``Host`` header fit to be named in the policy (anything else names no websocket beyond 'self')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +69,20 @@ class Pages:
         asset = self.assets.get(path) if ".." not in path.split("/") else None
         if asset is None:
             return _plain(HTTPStatus.NOT_FOUND, f"no such page: {path[:200]}\n")
+        host = request.headers.get("Host", "")
+        sockets = f" ws://{host} wss://{host}" if HOST.fullmatch(host) else ""
         if asset.etag in request.headers.get("If-None-Match", ""):
-            return _answer(HTTPStatus.NOT_MODIFIED, b"", asset)
-        return _answer(HTTPStatus.OK, asset.body, asset)
+            return _answer(HTTPStatus.NOT_MODIFIED, b"", asset, sockets)
+        return _answer(HTTPStatus.OK, asset.body, asset, sockets)
 
 
-def _answer(status: HTTPStatus, body: bytes, asset: Asset) -> Response:
+def _answer(status: HTTPStatus, body: bytes, asset: Asset, sockets: str) -> Response:
     headers = _headers(body, asset.content_type)
     headers["ETag"] = asset.etag
     headers["Cache-Control"] = "no-cache"  # no hashed names (no build step): revalidate each time, 304 when unchanged
     headers["Referrer-Policy"] = "no-referrer"
     if asset.content_type.startswith("text/html"):
-        headers["Content-Security-Policy"] = POLICY
+        headers["Content-Security-Policy"] = POLICY.format(sockets=sockets)
         headers["X-Frame-Options"] = "DENY"
     return Response(status.value, status.phrase, headers, body)
 

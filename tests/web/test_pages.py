@@ -20,8 +20,9 @@ async def get(url: str, path: str, headers: dict[str, str] | None = None) -> tup
     parts = urlsplit(url)
     assert parts.hostname is not None and parts.port is not None
     reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\n{extra}\r\n".encode())
+    fields = {"Host": f"{parts.hostname}:{parts.port}", **(headers or {})}
+    lines = "".join(f"{k}: {v}\r\n" for k, v in fields.items())
+    writer.write(f"GET {path} HTTP/1.1\r\n{lines}\r\n".encode())
     await writer.drain()
     raw = await asyncio.wait_for(reader.read(), 10)  # the node closes the connection after answering
     writer.close()
@@ -35,7 +36,12 @@ async def test_the_page_and_its_assets_are_served_with_their_types(server_url: s
     status, headers, body = await get(server_url, "/")
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     assert body == (ROOT / "index.html").read_bytes()
-    assert "default-src 'self'" in headers["content-security-policy"], "nothing loads from another site"
+    policy = headers["content-security-policy"]
+    assert "default-src 'self'" in policy, "nothing loads from another site"
+    host = server_url.removeprefix("ws://")
+    assert f"connect-src 'self' ws://{host} wss://{host};" in policy, "its own websocket, named for every browser"
+    _, odd, _ = await get(server_url, "/", {"Host": "evil.example; script-src *"})
+    assert "script-src *" not in odd["content-security-policy"] and "connect-src 'self';" in odd["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-cache"
     for path, kind in [("/main.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8"),
                        ("/tables/creature_wars.js", "text/javascript; charset=utf-8"),
