@@ -183,7 +183,7 @@ export class Table {
     if (message.presence) this.presence = [...message.presence];
     if (this.view && typeof this.view.seat === "number") this.seat = this.view.seat;
     if (!this.view || (wasNull && this.view)) this.loadNames();
-    if (this.board.keep && !this.board.keep(this)) this.selected = null;
+    if (!this.view || (this.board.keep && !this.board.keep(this))) this.selected = null;
     this.armed = "";
     this.refusal = "";
     this.render();
