@@ -61,6 +61,7 @@ export class Table {
     this.armed = "";
     this.pending = false;
     this.refusal = "";
+    this.dealt = null;
     this.seatMoved = false;
     this.endShown = false;
     clear(this.logEl);
@@ -170,11 +171,12 @@ export class Table {
   }
 
   onView(message) {
-    if (message.recent) for (const event of message.recent) this.logEvent(event);
-    for (const event of message.events || []) this.logEvent(event);
+    const events = [...(message.recent || []), ...(message.events || [])];
+    for (const event of events) this.logEvent(event);
     const version = Number(message.version);
     const wasNull = this.view === null;
     this.view = message.view || null;
+    if (this.board.events) this.board.events(this, events);
     this.version = version;
     if (message.clock) {
       this.clock = message.clock;

@@ -213,3 +213,35 @@ async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server
         await me.press("#lock-in")
         await me.wait_table(f"{answered(0)}", "the witch locked in")
         assert me.errors == []
+
+
+CURSED = {
+    "first_drawer": 0,
+    "hands": [["Lvl.1 Cursed Witch", "Lvl.3 Giant", "Lvl.2 Dragon", "Lvl.4 Vampire", "Lvl.5 Skeleton",
+               "Lvl.6 Dragon", "Lvl.2 Giant"],
+              ["Lvl.3 Dragon", "Lvl.1 Giant"]],
+    "deck": [f"Lvl.{n} Holy Skeleton {{3}}" for n in range(1, 7)],
+}
+"""Turn 1: the Giant {4} (slot 1) loses to the Dragon; the Cursed Witch held deals 1 more at the turn's end."""
+
+
+async def test_the_duel_says_what_the_empire_took_and_why(chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="dragon") as host, chromium_browser(chromium) as browser:
+        room = await host.create("creature_wars", CURSED, seed=1, sit=False)
+        assert isinstance(room, str)
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("cursed")
+        await me.press(f"#room-list .room[data-room='{room}'] button:has-text('Join')")
+        await me.wait_table(f"t.dataset.room === '{room}' && t.dataset.seat === '0'", "seat 0")
+        seat = await host.join(room)
+        await me.wait_table("document.querySelector('.card.playable')", "the deal")
+        await me.press("#card-1")  # the Giant
+        await me.press("#lock-in")
+        await host.wait_view(room, lambda v: v["locked"][0])
+        await host.decide(seat, {"kind": "play", "slot": 0})
+        duel = me.page.locator("#duel", has_text="Turn 1 duel")
+        await duel.wait_for(timeout=WAIT_MS)
+        text = await duel.inner_text()
+        assert "You take 5: 4 from the duel + 1 Cursed Witch in hand" in text, text
+        assert "5/30" not in text and "25/30" in await me.page.locator("#hp-0").inner_text()
+        assert me.errors == []

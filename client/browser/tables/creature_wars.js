@@ -4,6 +4,48 @@
 import { button, h } from "../dom.js";
 import { bar, facts, moveButtons } from "./common.js";
 
+const DAMAGE_TEXT = /takes (?:\d+|no) damage \((.*)\)(?:; -?\d+ HP left)?\.?$/;
+
+// What each Empire took in the turn of the last duel in `events`, and why, part by part ("4 from the duel",
+// "1 Cursed Witch in hand"), as the terminal's duel panel says it (client/render.py dealt_damage); null when
+// the events hold no duel.
+export function dealtDamage(events) {
+  const fights = events.map((e, i) => (e.kind === "fight" ? i : -1)).filter((i) => i >= 0);
+  if (!fights.length) return null;
+  const last = fights[fights.length - 1];
+  const fight = events[last];
+  const called = (fight.damage || [0, 0]).map((d) => Number(d || 0));
+  const winner = fight.winner;
+  const took = [0, 0];
+  const parts = [[], []];
+  let duelSeen = false;
+  const start = fights.length > 1 ? fights[fights.length - 2] + 1 : 0;
+  for (let i = start; i < events.length; i += 1) {
+    const event = events[i];
+    if (event.kind !== "damage" || (event.seat !== 0 && event.seat !== 1)) continue;
+    const seat = event.seat;
+    const amount = Number(event.amount || 0);
+    const found = DAMAGE_TEXT.exec(String(event.text || ""));
+    const why = found ? found[1] : "other damage";
+    took[seat] += amount;
+    if (why === "lost the duel" && i > last && !duelSeen && winner !== null && winner !== undefined && seat === 1 - winner) {
+      duelSeen = true;
+      const base = called[seat];
+      if (amount === base) parts[seat].push(`${amount} from the duel`);
+      else if (amount > base) parts[seat].push(`${base} from the duel`, `${amount - base} from effects in play`);
+      else parts[seat].push(`${amount} from the duel (${base} less ${base - amount} by effects in play)`);
+    } else if (amount) {
+      parts[seat].push(`${amount} ${why}`);
+    }
+  }
+  return { turn: fight.turn, took, parts };
+}
+
+function damageLine(who, took, parts) {
+  if (!took || !parts.length || (parts.length === 1 && parts[0] === `${took} from the duel`)) return "";
+  return `${who} ${who === "You" ? "take" : "takes"} ${took}: ${parts.join(" + ")}`;
+}
+
 function slots(t) {
   return new Set(t.legal.filter((d) => d.kind === "play").map((d) => d.slot));
 }
@@ -36,8 +78,12 @@ function duel(t) {
     h("span.duel-who", {}, `${t.nameOf(seat)}: `), cardText(last.cards[seat]),
     last.powers && last.powers[seat] !== null && last.powers[seat] !== undefined ? ` (power ${last.powers[seat]})` : "",
     last.damage && last.damage[seat] ? h("span.damage", {}, ` takes ${last.damage[seat]}`) : ""));
+  const dealt = t.dealt && t.dealt.turn === last.turn ? t.dealt : null;
+  const reasons = dealt ? [0, 1].map((seat) => damageLine(seat === t.seat ? "You" : t.nameOf(seat), dealt.took[seat],
+    dealt.parts[seat])).filter(Boolean) : [];
   return h("div.duel#duel", {}, h("div.duel-title", {}, `Turn ${last.turn} duel`), lines,
-    last.summary ? h("div.duel-summary", {}, t.named(last.summary)) : null);
+    last.summary ? h("div.duel-summary", {}, t.named(last.summary)) : null,
+    reasons.map((line) => h("div.damage-reason", {}, line)));
 }
 
 function modifiers(t) {
@@ -75,6 +121,12 @@ function hand(t) {
 }
 
 export default {
+  // The events of each view: what the last duel's turn dealt, and why, for the duel box.
+  events(t, events) {
+    const dealt = dealtDamage(events);
+    if (dealt) t.dealt = { ...dealt, turn: (t.view && t.view.last_duel && t.view.last_duel.turn) || dealt.turn };
+  },
+
   keep(t) {
     const cards = (t.view.hands[t.seat] || {}).cards || [];
     return t.selected !== null && t.selected < cards.length && slots(t).size > 0 && t.selectedTurn === t.view.turn;
