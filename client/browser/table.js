@@ -62,6 +62,7 @@ export class Table {
     this.pending = false;
     this.refusal = "";
     this.dealt = null;
+    this.dropped = new Set();
     this.seatMoved = false;
     this.endShown = false;
     clear(this.logEl);
@@ -147,6 +148,12 @@ export class Table {
       case "match_over": this.onMatchOver(message); break;
       case "presence":
         this.presence[message.seat] = message.connected;
+        if (message.seat !== this.seat && this.view) { // a drop, and the return of a seat seen to drop, are news
+          if (!message.connected) this.dropped.add(message.seat);
+          if (!message.connected || this.dropped.delete(message.seat)) {
+            this.note(`${this.nameOf(message.seat)} ${message.connected ? "is back" : "left the table: their clock runs on"}.`);
+          }
+        }
         if (message.connected && !this.names[message.seat]) this.loadNames();
         this.drawClocks();
         break;
