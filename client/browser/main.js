@@ -199,11 +199,16 @@ class App {
   }
 
   // Take a seat held in `room`, else join or watch it.
-  enter(room, how) {
+  async enter(room, how) {
     const held = identity.seats()[room];
-    if (held) this.ask({ t: "resume", room, token: held.token });
-    else if (how === "join") this.ask({ t: "join", room, nonce: identity.nonce() });
-    else this.ask({ t: "spectate", room });
+    if (held) {
+      const reply = await this.ask({ t: "resume", room, token: held.token });
+      if (reply.t === "error" && ["bad_token", "unknown_room", "room_closed"].includes(reply.code)) identity.dropSeat(room);
+    } else if (how === "join") {
+      await this.ask({ t: "join", room, nonce: identity.nonce() });
+    } else {
+      await this.ask({ t: "spectate", room });
+    }
   }
 
   async leaveTable() {
