@@ -245,3 +245,23 @@ async def test_the_duel_says_what_the_empire_took_and_why(chromium: str, server_
         assert "You take 5: 4 from the duel + 1 Cursed Witch in hand" in text, text
         assert "5/30" not in text and "25/30" in await me.page.locator("#hp-0").inner_text()
         assert me.errors == []
+
+
+async def test_names_and_chat_are_plain_text(chromium: str, server_url: str) -> None:
+    markup = "<b>bold</b>"
+    async with await Client.connect(server_url, name=markup) as host, chromium_browser(chromium) as browser:
+        seat = await host.create("creature_wars")
+        assert isinstance(seat, Seat)
+        me = await Player.open(await desktop(browser), server_url, touch=False)
+        await me.enter_name("reader")
+        row = me.page.locator(f"#room-list .room[data-room='{seat.room}']")
+        await row.wait_for(timeout=WAIT_MS)
+        assert markup in await row.inner_text() and await row.locator("b").count() == 0
+        await me.press(f"#room-list .room[data-room='{seat.room}'] button:has-text('Watch')")
+        await me.wait_table(f"t.dataset.room === '{seat.room}'", "the watched table")
+        await host.chat(seat.room, "<img src=x onerror=alert(1)> hi")
+        line = me.page.locator("#chat-lines li", has_text="hi")
+        await line.wait_for(timeout=WAIT_MS)
+        assert "<img src=x onerror=alert(1)> hi" in await line.inner_text()
+        assert await me.page.locator("#chat-lines img").count() == 0
+        assert me.errors == []
