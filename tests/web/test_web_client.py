@@ -187,7 +187,11 @@ async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: 
         key = await page.evaluate("JSON.parse(localStorage.getItem('cardroom.identity')).key")
         assert isinstance(key, str) and len(key) >= 16
 
-        await page.goto(page_url(server_url))  # a reload, on the lobby's address
+        await page.reload()  # at the table: the same seat, taken back with the kept token, no name asked
+        await me.wait_table(f"t.dataset.room === '{room}' && t.dataset.seat === '0'", "the seat after a reload")
+        assert "you are keeper" in await page.locator("#table-title").inner_text()
+
+        await page.goto(page_url(server_url))  # the lobby's address
         await page.locator("#new-game").wait_for(timeout=WAIT_MS)
         assert await page.locator("#who .me").inner_text() == "keeper", "no name asked again"
         assert await page.evaluate("JSON.parse(localStorage.getItem('cardroom.identity')).key") == key
