@@ -1,6 +1,7 @@
 """The browser client served by the node, in a real Chromium against a real server: whole Creature Wars
-matches on a phone by taps and on a desktop against a terminal player, no hidden card in any frame the page
-receives, the identity kept across a reload, and a closed tab's waiting room closed as abandoned."""
+matches on a phone by taps (then a rematch) and on a desktop against a terminal player (then its record
+verified), no hidden card in any frame the page receives, the identity and seats kept across a reload, a
+dropped connection resumed, two tabs handing a seat over, and a closed tab's waiting room closed as abandoned."""
 from __future__ import annotations
 
 import json
