@@ -300,6 +300,7 @@ export class Table {
     clear(this.boardEl, this.view ? this.board.board(this) : this.waitingBoard());
     clear(this.movesEl, this.movesRow());
     clear(this.actionsEl, this.actionButtons());
+    if (!this.endEl.hidden) this.drawEnd(); // a rematch offered meanwhile shows on it
     this.drawClocks();
   }
 
@@ -369,6 +370,11 @@ export class Table {
   }
 
   showEnd() {
+    this.drawEnd();
+    this.endEl.hidden = false;
+  }
+
+  drawEnd() {
     const outcome = (this.over && this.over.outcome) || (this.view && this.view.outcome) || {};
     const scores = outcome.scores && outcome.scores.length
       ? (this.seats === 2 ? outcome.scores.map((s, i) => `${this.nameOf(i)} ${s}`).join(" · ") : `score ${outcome.scores[0]}`)
@@ -389,7 +395,6 @@ export class Table {
       h("div.end-buttons", {}, buttons),
       h("p.quiet", {}, `The match record (the revealed seed and every decision) replays in a terminal: `
         + `cardroom replay ${recordName(this.room)}, and cardroom verify ${recordName(this.room)} checks the deal.`)));
-    this.endEl.hidden = false;
   }
 
   // The finished match's record (`export`), saved as the JSON `cardroom export` prints.
