@@ -128,7 +128,7 @@ async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
         app = CardroomApp(server_url, "typist", join=room)
         async with app.run_test(size=(120, 40)) as pilot:
             await me.wait_table("t.dataset.version !== '-1' && document.querySelector('#empire-1')", "the deal")
-            assert "typist" in await page.locator("#clocks").inner_text(), "the page names the terminal player"
+            await page.locator("#clocks", has_text="typist").wait_for(timeout=WAIT_MS)  # the terminal player's name
             pressed = -1  # the terminal's version it last moved at: one press per view
             for _ in range(PASSES):  # bounded: each pass makes a move or lets the messages in flight arrive
                 state = await me.table()
@@ -190,7 +190,7 @@ async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: 
 
         await page.reload()  # at the table: the same seat, taken back with the kept token, no name asked
         await me.wait_table(f"t.dataset.room === '{room}' && t.dataset.seat === '0'", "the seat after a reload")
-        assert "you are keeper" in await page.locator("#table-title").inner_text()
+        await page.locator("#table-title", has_text="you are keeper").wait_for(timeout=WAIT_MS)
 
         await page.goto(page_url(server_url))  # the lobby's address
         await page.locator("#new-game").wait_for(timeout=WAIT_MS)
@@ -200,7 +200,7 @@ async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: 
         await resume.wait_for(timeout=WAIT_MS)
         await resume.click()
         await me.wait_table(f"t.dataset.room === '{room}'", "the resumed seat")
-        assert "you are keeper" in await page.locator("#table-title").inner_text()
+        await page.locator("#table-title", has_text="you are keeper").wait_for(timeout=WAIT_MS)
 
         with pytest.raises(ClientError) as refused:  # the name is bound to this browser's key, and no other
             await Client.connect(server_url, name="keeper", key="another-key-of-sixteen-or-more")

@@ -43,7 +43,7 @@ async def test_fairy_meat_against_the_computer_on_a_phone(chromium: str, server_
         await me.wait_table("document.querySelector('#fairy-1')", "both fairies")
         await tap_moves(me, MOVES)
         assert (await me.table())["version"] >= MOVES, "each move made a new view"
-        assert "strong bot" in await me.page.locator("#board").inner_text()
+        await me.page.locator("#board", has_text="strong bot").wait_for(timeout=WAIT_MS)  # the fairies by their players' names
         assert me.errors == []
 
 
