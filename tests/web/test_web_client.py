@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import WebSocket
 
 from client import Client
 from client.app import CardroomApp
@@ -20,7 +19,7 @@ from engine.creature_wars import GAME
 from protocol import decode_any
 from server.lobby import expiry
 from tests.server.helpers import projection_errors, replay_with_events
-from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, page_url, phone
+from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, page_url, phone, record_frames
 
 QUICK = {"hp": 10}
 """The HP the page's option buttons offer for a short match."""
@@ -28,13 +27,6 @@ TURNS = 120
 """A bound on the moves of one short match (it ends in far fewer)."""
 PASSES = 2000
 """A bound on the passes of the desktop match's loop (a pass makes a move or waits 50 ms for the next message)."""
-
-
-def record_frames(frames: list[bytes]) -> Any:
-    """A ``websocket`` handler keeping every binary frame the page receives."""
-    def opened(ws: WebSocket) -> None:
-        ws.on("framereceived", lambda payload: frames.append(payload) if isinstance(payload, bytes) else None)
-    return opened
 
 
 async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_page(

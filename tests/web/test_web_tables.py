@@ -10,8 +10,7 @@ from client.connection import Seat
 from engine.creature_wars import GAME
 from protocol import decode_any
 from tests.server.helpers import play_to_end, projection_errors, replay_with_events
-from tests.web.test_web_client import record_frames
-from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, page_url, phone
+from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, page_url, phone, record_frames
 
 MOVES = 6
 """Moves made at each table: enough to pass through several kinds of decision."""

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Locator, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Locator, Page, WebSocket, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -47,6 +47,13 @@ def answered(version: int) -> str:
     """The condition (over the table ``t``) that the table moved past ``version`` and no decision of the page
     waits for its answer: a later view that came from the other seat does not make a move of ours answered."""
     return f"(Number(t.dataset.version) > {version} && t.dataset.pending === 'no')"
+
+
+def record_frames(frames: list[bytes]) -> Any:
+    """A page's ``websocket`` handler keeping every binary frame the page receives."""
+    def opened(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append(payload) if isinstance(payload, bytes) else None)
+    return opened
 
 
 @dataclass
