@@ -9,7 +9,10 @@ function fresh() {
   return { format: 1, name: "", key: "", seats: {} };
 }
 
+let unsaved = null; // where a browser that keeps no storage (a private window may refuse it) holds the identity
+
 export function load() {
+  if (unsaved) return structuredClone(unsaved);
   try {
     const data = JSON.parse(localStorage.getItem(STORE) || "null");
     if (data && typeof data === "object") return { ...fresh(), ...data, seats: data.seats || {} };
@@ -20,7 +23,11 @@ export function load() {
 }
 
 function save(data) {
-  localStorage.setItem(STORE, JSON.stringify(data));
+  try {
+    localStorage.setItem(STORE, JSON.stringify(data));
+  } catch {
+    unsaved = structuredClone(data); // kept for this tab only
+  }
 }
 
 function newKey() {
