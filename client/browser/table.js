@@ -39,6 +39,8 @@ export class Table {
     this.game = game;
     this.seats = (GAMES[game] || {}).seats || 2;
     this.tick = setInterval(() => this.drawClocks(), 250);
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
     this.build();
     this.reset(room, seat);
   }
@@ -109,6 +111,25 @@ export class Table {
 
   stop() {
     clearInterval(this.tick);
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  // Keys on a desktop, as in the terminal: 1-9 pick (a card, an answer, a move), Enter plays the picked card.
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.target instanceof HTMLInputElement) return;
+    if (!this.view || this.view.outcome || this.seat === null || this.seatMoved || this.pending || !this.endEl.hidden) return;
+    const n = /^[1-9]$/.test(event.key) ? Number(event.key) - 1 : null;
+    if (this.board.key && this.board.key(this, event.key, n)) {
+      event.preventDefault();
+      return;
+    }
+    if (n !== null) {
+      const moves = [...this.movesEl.querySelectorAll("button.move:not([disabled])")];
+      if (moves[n]) {
+        event.preventDefault();
+        moves[n].click();
+      }
+    }
   }
 
   // After a reconnect: take the seat back, or watch again.

@@ -264,3 +264,23 @@ async def test_names_and_chat_are_plain_text(chromium: str, server_url: str) -> 
         assert "<img src=x onerror=alert(1)> hi" in await line.inner_text()
         assert await me.page.locator("#chat-lines img").count() == 0
         assert me.errors == []
+
+
+async def test_keys_play_on_a_desktop_as_in_the_terminal(chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="keyhost") as host, chromium_browser(chromium) as browser:
+        seat = await host.create("creature_wars", CORNFIELD, seed=3)
+        assert isinstance(seat, Seat)
+        me = await Player.open(await desktop(browser), server_url, touch=False)
+        await me.enter_name("typer")
+        await me.press(f"#room-list .room[data-room='{seat.room}'] button:has-text('Join')")
+        await me.wait_table("document.querySelector('.card.playable')", "the hand")
+        await me.page.keyboard.press("1")  # the Dragon, blocked by the Cornfield Witch: Enter says why
+        await me.page.keyboard.press("Enter")
+        await me.page.locator("#status", has_text="may not be played while the Cornfield Witch").wait_for(timeout=WAIT_MS)
+        await me.page.keyboard.press("2")
+        assert "Lock in Lvl.1 Cornfield Witch" in await me.page.locator("#lock-in").inner_text()
+        await me.page.keyboard.press("Enter")
+        view = await host.wait_view(seat.room, lambda v: v["locked"][1])
+        assert view["version"] == 1
+        await me.page.locator("#status", has_text="you locked in Lvl.1 Cornfield Witch").wait_for(timeout=WAIT_MS)
+        assert me.errors == []

@@ -127,6 +127,29 @@ export default {
     if (dealt) t.dealt = { ...dealt, turn: (t.view && t.view.last_duel && t.view.last_duel.turn) || dealt.turn };
   },
 
+  // 1-9 pick a card (or answer a witch's question), Enter locks the picked card in.
+  key(t, key, n) {
+    const v = t.view;
+    if (v.question && t.seat === v.waiting_for) {
+      if (n === null || n >= v.question.options.length) return false;
+      t.decide({ kind: "choose", option: n });
+      return true;
+    }
+    const cards = (v.hands[t.seat] || {}).cards || [];
+    if (n !== null && n < cards.length) {
+      t.refusal = "";
+      t.selectedTurn = v.turn;
+      t.selected = n;
+      t.render();
+      return true;
+    }
+    if (key === "Enter" && t.selected !== null && slots(t).size) {
+      t.decide({ kind: "play", slot: t.selected });
+      return true;
+    }
+    return false;
+  },
+
   keep(t) {
     const cards = (t.view.hands[t.seat] || {}).cards || [];
     return t.selected !== null && t.selected < cards.length && slots(t).size > 0 && t.selectedTurn === t.view.turn;
