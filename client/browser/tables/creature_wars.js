@@ -115,6 +115,7 @@ function hand(t) {
     if (card.kind === "witch") details.push(h("span.card-note", {}, `witch · ${card.rarity || ""}`));
     if (note) details.push(h("span.card-note", {}, note));
     if (t.selected === i && card.rules) details.push(h("span.card-rules", {}, card.rules));
+    if (t.selected === i && card.rally && card.rally.length) details.push(h("span.card-note", {}, `rallies by ${card.rally.join(", ")}`));
     return button([h("span.card-text", {}, card.text), details], () => t.select(i),
       { id: `card-${i}`, class: classes.join(" "), "aria-pressed": String(t.selected === i) });
   }));
