@@ -173,17 +173,14 @@ export class Lobby {
   playNowPanel() {
     const body = [];
     if (this.queue) {
-      const waited = seconds((Date.now() - this.queue.since) / 1000);
-      const line = h("p#queue-status", { role: "status" },
-        `Looking for a ${title(this.queue.game)} opponent… waited ${waited}; ${this.queue.waiting} in the pool`);
+      const queue = this.queue;
+      const waiting = () => `Looking for a ${title(queue.game)} opponent… waited ${seconds((Date.now() - queue.since) / 1000)}; `
+        + `${queue.waiting} in the pool when you joined it`;
+      const line = h("p#queue-status", { role: "status" }, waiting());
       body.push(line, button("Cancel", () => this.cancelQueue(), { id: "play-now-cancel" }));
       const tick = setInterval(() => {
-        if (!line.isConnected || !this.queue) {
-          clearInterval(tick);
-          return;
-        }
-        line.textContent = `Looking for a ${title(this.queue.game)} opponent… waited `
-          + `${seconds((Date.now() - this.queue.since) / 1000)}; ${this.queue.waiting} in the pool`;
+        if (line.isConnected && this.queue === queue) line.textContent = waiting();
+        else clearInterval(tick);
       }, 1000);
     } else {
       body.push(h("div.choices", {}, Object.entries(GAMES).filter(([, g]) => g.seats === 2)
