@@ -18,7 +18,7 @@ const BOARDS = {
 };
 const LOG_LINES = 200;
 const REASONS = {
-  knockout: "by knockout", mayhem: "after MAYHEM", won: "won", lost: "lost", resigned: "by resignation",
+  knockout: "by knockout", mayhem: "after MAYHEM", resigned: "by resignation",
   forfeit: "by forfeit", aborted: "aborted",
 };
 

@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { facts, moveButtons, playingCard } from "./common.js";
 
-const FACE = { add: "adds", subtract: "subtracts" };
+const DIRECTION = { add: "adds", subtract: "subtracts" };
 
 function concerns(decision, code) {
   return decision.card === code || (Array.isArray(decision.cards) && decision.cards.includes(code));
@@ -33,7 +33,7 @@ function combat(t) {
   const sides = c.sides.map((s) => h("div.combat-side", {},
     h("strong", {}, `${t.nameOf(s.seat)}: `),
     `${s.hand_count} cards`,
-    s.direction ? ` · ${FACE[s.direction] || s.direction}` : "",
+    s.direction ? ` · ${DIRECTION[s.direction] || s.direction}` : "",
     s.trumps && s.trumps.length ? ` · Trumps ${s.trumps.map((x) => x.face).join(" ")}${s.colour ? ` (${s.colour})` : ""}` : "",
     s.face_down ? ` · ${s.face_down} Trumps face down` : "",
     s.card ? ` · plays ${s.card.face}` : "",
