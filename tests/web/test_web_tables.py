@@ -9,6 +9,8 @@ from client import Client
 from client.connection import Seat
 from engine.creature_wars import GAME
 from protocol import decode_any
+from tests.client.test_refusals import CORNFIELD  # seat 1 holds a Cornfield Witch: no creature of its hand may be played
+from tests.client.test_whole_hand import CURSED  # turn 1: a lost duel takes 4, the Cursed Witch held 1 more
 from tests.server.helpers import play_to_end, projection_errors, replay_with_events
 from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, page_url, phone, record_frames
 
@@ -53,7 +55,7 @@ async def test_a_solitaire_joined_from_the_lobby_is_played_by_taps(chromium: str
         assert isinstance(room, str)
         me = await Player.open(await phone(browser), server_url, touch=True)
         await me.enter_name(f"solo-{game[:6]}")
-        await me.press(f"#room-list .room[data-room='{room}'] button:has-text('Join')")
+        await me.join_listed(room)
         await me.wait_table(f"t.dataset.room === '{room}' && document.querySelector('{first}')", "the dealt table")
         await tap_moves(me, MOVES)
         assert (await me.table())["version"] >= MOVES
@@ -71,7 +73,7 @@ async def test_a_spectator_sees_the_public_view_only_and_chats(chromium: str, se
         context.on("page", lambda page: page.on("websocket", record_frames(frames)))
         me = await Player.open(context, server_url, touch=False)
         await me.enter_name("onlooker")
-        await me.press(f"#room-list .room[data-room='{a.room}'] button:has-text('Watch')")
+        await me.watch_listed(a.room)
         await me.wait_table(f"t.dataset.room === '{a.room}' && document.querySelector('#empire-1')", "the watched table")
         assert await me.page.locator("#hand").count() == 0, "a spectator is shown no hand"
         assert (await me.page.locator("#status").inner_text()).startswith("watching")
@@ -182,22 +184,22 @@ async def test_the_lobby_shows_the_rating_table(chromium: str, server_url: str) 
         assert me.errors == []
 
 
-CORNFIELD = {
-    "first_drawer": 0,
-    "hands": [["Lvl.1 Serpent", "Lvl.1 Giant"], ["Lvl.3 Dragon", "Lvl.1 Cornfield Witch"]],
-    "deck": [f"Lvl.{n} Holy Skeleton {{3}}" for n in range(1, 7)],
-}
-"""Seat 1 holds a Cornfield Witch: no creature of its hand may be played while it is held."""
+
+
+async def cornfield_table(host: Client, me: Player, name: str) -> Seat:
+    """``me`` sits, as ``name``, in seat 1 of a room ``host`` made holding a Cornfield Witch (the host sits in seat 0)."""
+    seat = await host.create("creature_wars", CORNFIELD, seed=3)
+    assert isinstance(seat, Seat)
+    await me.enter_name(name)
+    await me.join_listed(seat.room)
+    await me.wait_table("document.querySelector('.card.playable')", "the hand")
+    return seat
 
 
 async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server_url: str) -> None:
     async with await Client.connect(server_url, name="blocker") as host, chromium_browser(chromium) as browser:
-        seat = await host.create("creature_wars", CORNFIELD, seed=3)
-        assert isinstance(seat, Seat)
         me = await Player.open(await phone(browser), server_url, touch=True)
-        await me.enter_name("blocked")
-        await me.press(f"#room-list .room[data-room='{seat.room}'] button:has-text('Join')")
-        await me.wait_table("document.querySelector('.card.playable')", "the hand")
+        await cornfield_table(host, me, "blocked")
         dragon = me.page.locator(".card", has_text="Dragon")
         assert "not playable now" in await dragon.inner_text() and "unplayable" in (await dragon.get_attribute("class") or "")
         await me.press(f"#{await dragon.get_attribute('id')}")
@@ -214,14 +216,6 @@ async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server
         assert me.errors == []
 
 
-CURSED = {
-    "first_drawer": 0,
-    "hands": [["Lvl.1 Cursed Witch", "Lvl.3 Giant", "Lvl.2 Dragon", "Lvl.4 Vampire", "Lvl.5 Skeleton",
-               "Lvl.6 Dragon", "Lvl.2 Giant"],
-              ["Lvl.3 Dragon", "Lvl.1 Giant"]],
-    "deck": [f"Lvl.{n} Holy Skeleton {{3}}" for n in range(1, 7)],
-}
-"""Turn 1: the Giant {4} (slot 1) loses to the Dragon; the Cursed Witch held deals 1 more at the turn's end."""
 
 
 async def test_the_duel_says_what_the_empire_took_and_why(chromium: str, server_url: str) -> None:
@@ -230,7 +224,7 @@ async def test_the_duel_says_what_the_empire_took_and_why(chromium: str, server_
         assert isinstance(room, str)
         me = await Player.open(await phone(browser), server_url, touch=True)
         await me.enter_name("cursed")
-        await me.press(f"#room-list .room[data-room='{room}'] button:has-text('Join')")
+        await me.join_listed(room)
         await me.wait_table(f"t.dataset.room === '{room}' && t.dataset.seat === '0'", "seat 0")
         seat = await host.join(room)
         await me.wait_table("document.querySelector('.card.playable')", "the deal")
@@ -256,7 +250,7 @@ async def test_names_and_chat_are_plain_text(chromium: str, server_url: str) -> 
         row = me.page.locator(f"#room-list .room[data-room='{seat.room}']")
         await row.wait_for(timeout=WAIT_MS)
         assert markup in await row.inner_text() and await row.locator("b").count() == 0
-        await me.press(f"#room-list .room[data-room='{seat.room}'] button:has-text('Watch')")
+        await me.watch_listed(seat.room)
         await me.wait_table(f"t.dataset.room === '{seat.room}'", "the watched table")
         await host.chat(seat.room, "<img src=x onerror=alert(1)> hi")
         line = me.page.locator("#chat-lines li", has_text="hi")
@@ -268,12 +262,8 @@ async def test_names_and_chat_are_plain_text(chromium: str, server_url: str) -> 
 
 async def test_keys_play_on_a_desktop_as_in_the_terminal(chromium: str, server_url: str) -> None:
     async with await Client.connect(server_url, name="keyhost") as host, chromium_browser(chromium) as browser:
-        seat = await host.create("creature_wars", CORNFIELD, seed=3)
-        assert isinstance(seat, Seat)
         me = await Player.open(await desktop(browser), server_url, touch=False)
-        await me.enter_name("typer")
-        await me.press(f"#room-list .room[data-room='{seat.room}'] button:has-text('Join')")
-        await me.wait_table("document.querySelector('.card.playable')", "the hand")
+        seat = await cornfield_table(host, me, "typer")
         await me.page.keyboard.press("1")  # the Dragon, blocked by the Cornfield Witch: Enter says why
         await me.page.keyboard.press("Enter")
         await me.page.locator("#status", has_text="may not be played while the Cornfield Witch").wait_for(timeout=WAIT_MS)

@@ -108,6 +108,14 @@ class Player:
         await self.press("#name-ok")
         await self.page.locator("#new-game").wait_for(timeout=WAIT_MS)
 
+    async def join_listed(self, room: str) -> None:
+        """Press Join on ``room``'s row of the lobby's listing."""
+        await self.press(f"#room-list .room[data-room='{room}'] button:has-text('Join')")
+
+    async def watch_listed(self, room: str) -> None:
+        """Press Watch on ``room``'s row of the lobby's listing."""
+        await self.press(f"#room-list .room[data-room='{room}'] button:has-text('Watch')")
+
     async def table(self) -> dict[str, Any]:
         """What the open table shows: its room, version, whether the match is over, and what may be pressed."""
         state: dict[str, Any] = await self.page.evaluate("""() => {
