@@ -274,3 +274,22 @@ async def test_keys_play_on_a_desktop_as_in_the_terminal(chromium: str, server_u
         assert view["version"] == 1
         await me.page.locator("#status", has_text="you locked in Lvl.1 Cornfield Witch").wait_for(timeout=WAIT_MS)
         assert me.errors == []
+
+
+async def test_an_abort_offered_from_the_page_and_accepted_ends_the_match_without_result(
+        chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="agreeable", record_frames=True) as host, \
+            chromium_browser(chromium) as browser:
+        seat = await host.create("creature_wars")
+        assert isinstance(seat, Seat)
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("quitter")
+        await me.join_listed(seat.room)
+        await me.wait_table("document.querySelector('.card.playable')", "the deal")
+        await me.press("#abort")
+        offered = await host.wait_message(lambda m: m["t"] == "abort_offered", timeout=10)
+        assert offered["seat"] == 1
+        await me.page.locator("#log li", has_text="You offered to abort").wait_for(timeout=WAIT_MS)
+        await host.abort(seat)
+        await me.page.locator("#end-title", has_text="the match was aborted").wait_for(timeout=WAIT_MS)
+        assert me.errors == []
