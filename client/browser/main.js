@@ -15,7 +15,6 @@ class App {
     this.toasts = document.getElementById("toasts");
     this.who = document.getElementById("who");
     this.link = null;
-    this.me = null;
     this.table = null;
     this.lobby = new Lobby(this);
     this.retries = 0;
@@ -87,7 +86,6 @@ class App {
       this.showName(welcome.message || "The server refused that name.");
       return;
     }
-    this.me = welcome;
     this.retries = 0;
     this.setBanner("");
     this.who.replaceChildren(h("span.me", {}, welcome.name || "(no name)"),
