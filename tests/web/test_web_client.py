@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.async_api import WebSocket
 
 from client import Client
 from client.app import CardroomApp
@@ -161,9 +162,15 @@ async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
 
 async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: str, server_url: str) -> None:
     logged: list[str] = []
+    sent: list[bytes] = []
+
+    def sending(ws: WebSocket) -> None:
+        ws.on("framesent", lambda payload: sent.append(payload) if isinstance(payload, bytes) else None)
+
     async with chromium_browser(chromium) as browser:
         context = await desktop(browser)
         context.on("page", lambda page: page.on("console", lambda message: logged.append(message.text)))
+        context.on("page", lambda page: page.on("websocket", sending))
         me = await Player.open(context, server_url, touch=False)
         page = me.page
 
@@ -199,6 +206,8 @@ async def test_the_identity_outlives_a_reload_and_never_shows_its_key(chromium: 
         assert refused.value.code == "name_taken"
         assert key not in await page.content()
         assert not any(key in line for line in logged)
+        carrying = [decode_any(frame)["t"] for frame in sent if key.encode() in frame]
+        assert carrying and set(carrying) == {"hello"}, f"the key went out in {carrying}, not in hello alone"
         assert me.errors == []
         await context.close()
 
