@@ -7,7 +7,8 @@ import { facts, moveButtons, playingCard } from "./common.js";
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 
 function concerns(decision, code) {
-  return decision.card === code || (Array.isArray(decision.cards) && decision.cards.includes(code));
+  const listed = (field) => Array.isArray(decision[field]) && decision[field].includes(code);
+  return decision.card === code || listed("cards") || listed("spells"); // an attack names its spells
 }
 
 export default {
