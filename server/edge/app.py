@@ -15,6 +15,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from client.browser import ROOT as BROWSER_CLIENT
 from protocol.messages import MAX_FRAME
 from server.cluster import channel
 from server.cluster.directory import Directory
@@ -23,6 +24,7 @@ from server.edge import exposure, forwarded
 from server.edge.admission import PER_ADDRESS, Admission
 from server.edge.computer import GAMES, LEVELS, ComputerPool
 from server.edge.connection import WRITE_LIMIT, socket_class
+from server.edge.pages import Pages
 from server.edge.session import Session
 from server.lobby.events import Events
 from server.lobby.expiry import Sweeper
@@ -42,8 +44,6 @@ Companions = Callable[[str, asyncio.Event], Awaitable[None]]
 URL and the stop event."""
 
 log = logging.getLogger("cardroom")
-
-
 
 
 async def run(
@@ -92,6 +92,7 @@ async def run(
     events = Events(lobby)
     lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)
     accepted = exposure.origins(origins)
+    pages = Pages(BROWSER_CLIENT)
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/health":
@@ -102,8 +103,13 @@ async def run(
             response = connection.respond(HTTPStatus.OK, metrics.scrape().decode())
             response.headers["Content-Type"] = CONTENT_TYPE_LATEST
             return response
-        if exposure.foreign(request.headers.get("Origin"), accepted):
-            metrics.REFUSED.labels("origin").inc()  # websockets answers 403 right after this hook
+        page = pages.respond(request)
+        if page is not None:
+            return page
+        origin = request.headers.get("Origin")
+        if exposure.foreign(origin, accepted) and not exposure.same_origin(origin, request.headers.get("Host")):
+            metrics.REFUSED.labels("origin").inc()
+            return connection.respond(HTTPStatus.FORBIDDEN, f"Invalid Origin header: {origin}\n")
         return admission.check(connection, request)
 
     async def handler(ws: ServerConnection) -> None:
@@ -115,14 +121,16 @@ async def run(
             metrics.CONNECTIONS.dec()
             admission.leave(peer)
 
-    # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply
+    # websockets closes a connection on frames over max_size; below that, oversize frames get an error reply;
+    # origins are checked in process_request (the node's own page is of its own origin, whatever the address)
     async with serve(handler, host, port, process_request=process_request, max_size=MAX_FRAME * 16, compression=None,
-                     origins=accepted, create_connection=socket_class(trusted), write_limit=WRITE_LIMIT) as server:
+                     create_connection=socket_class(trusted), write_limit=WRITE_LIMIT) as server:
         sock = next(iter(server.sockets))
         bound = sock.getsockname()[:2]
         log.info("cardroom serving on ws://%s:%s (%d rooms restored, redis %s, trusted proxies %s)", bound[0], bound[1],
                  restored, redis_url, ", ".join(str(n) for n in trusted.networks) or "none")
-        print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored)", flush=True)
+        print(f"cardroom: serving on ws://{bound[0]}:{bound[1]} ({restored} rooms restored); "
+              f"in a browser: http://{_dial(bound[0])}:{bound[1]}/", flush=True)
         if ready is not None:
             ready.set_result((bound[0], bound[1]))
         computers.url = f"ws://{_dial(bound[0])}:{bound[1]}"

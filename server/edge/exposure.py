@@ -5,10 +5,12 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import Iterable, Sequence
+from urllib.parse import urlsplit
 
 from websockets.typing import Origin
 
-__all__ = ["PlainRefused", "allow_plain_default", "check_bind", "foreign", "loopback", "origins", "origins_default"]
+__all__ = ["PlainRefused", "allow_plain_default", "check_bind", "foreign", "loopback", "origins", "origins_default",
+           "same_origin"]
 
 
 class PlainRefused(Exception):
@@ -35,6 +37,15 @@ def origins(allowed: Iterable[str]) -> Sequence[Origin | None]:
 def foreign(origin: str | None, accepted: Sequence[Origin | None]) -> bool:
     """Whether a handshake's ``Origin`` header is one the server refuses."""
     return origin not in accepted
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a handshake comes from a page of the node's own address (the browser client it serves): the
+    ``Origin``'s host and port are the ``Host`` the browser sent, so a page of another site never passes."""
+    if not origin or not host:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and not parts.path and parts.netloc.lower() == host.strip().lower()
 
 
 def loopback(host: str) -> bool:

@@ -1,0 +1,220 @@
+// The browser client: a name, the lobby, and a table per room, over one websocket to the node.
+
+import { button, clear, h } from "./dom.js";
+import * as identity from "./identity.js";
+import { Link, serverUrl } from "./link.js";
+import { Lobby } from "./lobby.js";
+import { Table } from "./table.js";
+
+const RETRY = [1, 2, 4, 8, 10];
+
+class App {
+  constructor() {
+    this.main = document.getElementById("main");
+    this.banner = document.getElementById("banner");
+    this.toasts = document.getElementById("toasts");
+    this.who = document.getElementById("who");
+    this.link = null;
+    this.table = null;
+    this.lobby = new Lobby(this);
+    this.retries = 0;
+    this.screen = "";
+  }
+
+  start() {
+    const wanted = /^#(room|join)\/([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+    this.invite = wanted ? { how: wanted[1], room: wanted[2] } : null;
+    if (!identity.name()) this.showName("");
+    else this.connect();
+  }
+
+  // -- the name -------------------------------------------------------------------------------
+
+  showName(problem) {
+    this.screen = "name";
+    this.lobby.stop();
+    if (this.table) this.table.stop();
+    this.table = null;
+    const input = h("input#name-input", {
+      type: "text", maxlength: 40, autocomplete: "nickname", value: identity.name(), placeholder: "your name",
+      "aria-label": "your name",
+    });
+    const form = h("form.name-form", {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const chosen = input.value.trim();
+        if (!chosen) {
+          this.showName("Choose a name to play under.");
+          return;
+        }
+        identity.setName(chosen);
+        if (this.link) this.link.close();
+        this.link = null;
+        this.connect();
+      },
+    },
+    h("h1", {}, "cardroom"),
+    h("p", {}, "Choose the name other players see. It is kept in this browser with a secret key that "
+      + "binds the name to you on this server."),
+    problem ? h("p.problem#name-problem", { role: "alert" }, problem) : null,
+    input,
+    h("button#name-ok", { type: "submit" }, "Play"));
+    clear(this.main, form);
+    this.who.textContent = "";
+  }
+
+  // -- the connection ---------------------------------------------------------------------------
+
+  async connect() {
+    this.setBanner("connecting…");
+    const link = new Link(serverUrl(location), {
+      onMessage: (message, answered) => this.receive(message, answered),
+      onClose: (reason) => this.lost(link, reason),
+    });
+    this.link = link;
+    try {
+      await link.open();
+    } catch {
+      this.lost(link, "the server cannot be reached");
+      return;
+    }
+    const welcome = await link.request({ t: "hello", v: 1, name: identity.name(), key: identity.key() });
+    if (welcome.t !== "welcome") {
+      this.link = null;
+      link.close();
+      this.setBanner("");
+      this.showName(welcome.message || "The server refused that name.");
+      return;
+    }
+    this.retries = 0;
+    this.setBanner("");
+    this.who.replaceChildren(h("span.me", {}, welcome.name || "(no name)"),
+      button("change name", () => this.showName(""), { class: "small", id: "change-name" }));
+    if (this.table) {
+      this.table.rejoin();
+    } else if (this.invite) {
+      const { how, room } = this.invite;
+      this.invite = null;
+      this.showLobby();
+      this.enter(room, how === "join" ? "join" : "watch");
+    } else {
+      this.showLobby();
+    }
+  }
+
+  lost(link, reason) {
+    if (this.link !== link) return;
+    this.link = null;
+    const wait = RETRY[Math.min(this.retries, RETRY.length - 1)];
+    this.retries += 1;
+    this.setBanner(`connection lost (${reason}); reconnecting in ${wait} s…`);
+    setTimeout(() => {
+      if (this.link === null && this.screen !== "name") this.connect();
+    }, wait * 1000);
+  }
+
+  setBanner(text) {
+    this.banner.textContent = text;
+    this.banner.hidden = !text;
+  }
+
+  toast(text, kind = "error") {
+    const item = h(`div.toast.${kind}`, { role: "status" }, text);
+    this.toasts.append(item);
+    setTimeout(() => item.remove(), 6000);
+  }
+
+  // Send a request; an error reply is shown (unless `quiet`) and returned like any reply.
+  async ask(message, quiet = false) {
+    if (!this.link) {
+      if (!quiet) this.toast("Not connected to the server.");
+      return { t: "error", code: "disconnected", message: "not connected" };
+    }
+    const reply = await this.link.request(message);
+    if (reply.t === "error" && !quiet) this.toast(reply.message || reply.code);
+    return reply;
+  }
+
+  receive(message, answered) {
+    const table = this.table && this.table.room === message.room ? this.table : null;
+    switch (message.t) {
+      case "seat_granted":
+        identity.addSeat(message.room, message.seat, message.game, message.token);
+        this.openTable(message.room, message.game, message.seat);
+        break;
+      case "spectating":
+        this.openTable(message.room, message.game, null);
+        break;
+      case "rematch_ready":
+        identity.addSeat(message.new_room, message.seat, this.table ? this.table.game : "", message.token);
+        if (this.table && this.table.room === message.room) this.table.moveTo(message.new_room, message.seat);
+        break;
+      case "queued":
+      case "unqueued":
+        this.lobby.onQueue(message);
+        break;
+      case "paired":
+        identity.addSeat(message.room, message.seat, message.game, message.token);
+        this.lobby.onQueue(message);
+        this.ask({ t: "resume", room: message.room, token: message.token });
+        break;
+      case "room_closed":
+        identity.dropSeat(message.room);
+        if (table) table.onClosed(message);
+        break;
+      case "error":
+        if (!answered) this.toast(message.message || message.code);
+        break;
+      default:
+        if (table) table.receive(message);
+    }
+  }
+
+  // -- screens ----------------------------------------------------------------------------------
+
+  showLobby() {
+    if (this.table) this.table.stop();
+    this.table = null;
+    this.screen = "lobby";
+    if (location.hash) history.replaceState(null, "", location.pathname);
+    clear(this.main, this.lobby.element());
+    this.lobby.refresh();
+  }
+
+  openTable(room, game, seat) {
+    if (this.table && this.table.room === room) { // a seat taken back (a reconnect, or after seat_moved)
+      this.table.seat = seat;
+      this.table.seatMoved = false;
+      this.table.render();
+      return;
+    }
+    if (this.table) this.table.stop();
+    this.lobby.stop();
+    this.table = new Table(this, room, game, seat);
+    this.screen = "table";
+    history.replaceState(null, "", `#room/${room}`);
+    clear(this.main, this.table.element());
+  }
+
+  // Take a seat held in `room`, else join or watch it.
+  async enter(room, how) {
+    const held = identity.seats()[room];
+    if (held) {
+      const reply = await this.ask({ t: "resume", room, token: held.token });
+      if (reply.t === "error" && ["bad_token", "unknown_room", "room_closed"].includes(reply.code)) identity.dropSeat(room);
+    } else if (how === "join") {
+      await this.ask({ t: "join", room, nonce: identity.nonce() });
+    } else {
+      await this.ask({ t: "spectate", room });
+    }
+  }
+
+  async leaveTable() {
+    const table = this.table;
+    if (table) await this.ask({ t: "leave", room: table.room }, true);
+    this.showLobby();
+  }
+}
+
+const app = new App();
+window.addEventListener("DOMContentLoaded", () => app.start());
