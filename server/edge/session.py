@@ -277,12 +277,14 @@ class Session:
         request = retries.key("join", self.scope, m.get("request"))
         prior = await self.lobby.store.requested(request) if request else None
         if prior is not None:  # a retry: the seat it took
-            room_id, _, seat = prior.rpartition(":")
+            room_id = prior.partition(":")[0]
             if room_id != m["room"]:
                 raise ProtocolError(ErrorCode.BAD_FIELD, f"join: request key {m['request']!r} was used to join room "
                                                          f"{room_id}, not {m['room']}; use a new key")
-            await self.sit(room_id, int(seat), re, again=True, nonce=m.get("nonce", ""))
-            return
+            took = await self.lobby.store.requested(request, room_id)
+            if took is not None:
+                await self.sit(room_id, int(took.rpartition(":")[2]), re, again=True, nonce=m.get("nonce", ""))
+                return
         await self.sit(m["room"], m.get("seat"), re, request, nonce=m.get("nonce", ""))
 
     async def sit(self, room_id: str, seat: int | None, re: int, request: str = "", again: bool = False,

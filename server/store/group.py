@@ -4,7 +4,9 @@ alone), as if sent by itself.
 
 A batch is packed once (redis-py's packer, hiredis' C one when installed) and written on a connection kept
 for commits, and its replies read back in order: no pipeline object per batch. Every call is a Lua script
-call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent).
+call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent). On a
+Redis Cluster a batch is split by the primary that serves each call's slot, with a commit connection kept per
+primary, and the parts are sent at once.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import contextlib
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
@@ -30,12 +33,15 @@ Call = tuple[list[Any], list[Any], "asyncio.Future[Any]"]
 class Group:
     """Calls of one Lua script, batched while the batch before is in flight."""
 
-    def __init__(self, redis: aioredis.Redis, script: AsyncScript) -> None:
+    def __init__(self, redis: aioredis.Redis, script: AsyncScript, cluster: RedisCluster | None = None) -> None:
         self.redis = redis
         self.script = script
+        self.cluster = cluster
+        """On a Redis Cluster: its client, which tells the primary of each call's slot."""
         self.pending: list[Call] = []
         self.flying: asyncio.Task[None] | None = None
-        self.conn: AbstractConnection | None = None
+        self.conns: dict[str, AbstractConnection] = {}
+        """The connection kept for commits, per primary ("" on one Redis)."""
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -50,23 +56,31 @@ class Group:
             await asyncio.sleep(0)  # the other commits of this loop tick join the first batch
             while self.pending:
                 batch, self.pending = self.pending, []
-                await self._send(batch)
+                metrics.COMMIT_BATCH.observe(len(batch))
+                if self.cluster is None:
+                    await self._send("", batch)
+                else:
+                    parts: dict[str, list[Call]] = {}
+                    for call in batch:
+                        node = self.cluster.get_node_from_key(call[0][0])
+                        parts.setdefault(node.name if node is not None else "", []).append(call)
+                    await asyncio.gather(*(self._send(node, part) for node, part in parts.items()))
         finally:
             self.flying = None
 
-    async def _send(self, batch: list[Call]) -> None:
-        metrics.COMMIT_BATCH.observe(len(batch))
+    async def _send(self, node: str, batch: list[Call]) -> None:
         try:
-            results = await self._round_trip(batch)
+            results = await self._round_trip(node, batch)
             if any(isinstance(r, NoScriptError) for r in results):  # Redis restarted or flushed its scripts
                 await self.redis.script_load(self.script.script)
                 again = [call for call, r in zip(batch, results, strict=True) if isinstance(r, NoScriptError)]
-                redone = iter(await self._round_trip(again))  # those did not run: sending them again is safe
+                redone = iter(await self._round_trip(node, again))  # those did not run: sending them again is safe
                 results = [next(redone) if isinstance(r, NoScriptError) else r for r in results]
         except (Exception, asyncio.CancelledError) as exc:  # whether each landed is for its room to find out
-            if self.conn is not None:
+            conn = self.conns.get(node)
+            if conn is not None:  # kept: it connects again for the next batch
                 with contextlib.suppress(Exception):
-                    await self.conn.disconnect()
+                    await conn.disconnect()
             for _, _, future in batch:
                 if not future.done():
                     future.set_exception(exc if isinstance(exc, Exception) else ConnectionError("commit cancelled"))
@@ -81,12 +95,31 @@ class Group:
             else:
                 future.set_result(result)
 
-    async def _round_trip(self, batch: list[Call]) -> list[Any]:
-        """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
-        if self.conn is None:
-            self.conn = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]  # kept for commits
-        conn = self.conn
+    async def _connection(self, node: str) -> AbstractConnection:
+        """The connection kept for commits to ``node``."""
+        conn = self.conns.get(node)
+        if conn is None:
+            if self.cluster is None:
+                conn = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+            else:
+                found = self.cluster.get_node(node_name=node)
+                if found is None:
+                    raise ConnectionError(f"no primary {node or 'serves this slot'}")
+                conn = found.acquire_connection()
+            self.conns[node] = conn
         await conn.connect()
+        return conn
+
+    def _give_back(self, node: str, conn: AbstractConnection) -> None:
+        if self.cluster is None:
+            return
+        found = self.cluster.get_node(node_name=node)
+        if found is not None:
+            found.release(conn)  # type: ignore[arg-type]
+
+    async def _round_trip(self, node: str, batch: list[Call]) -> list[Any]:
+        """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
+        conn = await self._connection(node)
         sha = self.script.sha
         await conn.send_packed_command(conn.pack_commands(
             ("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch), check_health=False)
@@ -100,9 +133,12 @@ class Group:
         return results
 
     async def close(self) -> None:
-        """Close the commit connection and give it back to the pool."""
-        if self.conn is not None:
-            conn, self.conn = self.conn, None
+        """Close the commit connections and give them back."""
+        for node, conn in list(self.conns.items()):
+            self.conns.pop(node, None)
             with contextlib.suppress(Exception):
                 await conn.disconnect()
-                await self.redis.connection_pool.release(conn)
+                if self.cluster is None:
+                    await self.redis.connection_pool.release(conn)
+                else:
+                    self._give_back(node, conn)
