@@ -14,16 +14,22 @@ __all__ = ["RedisCluster"]
 
 
 def _ask(port: int, command: bytes) -> bytes:
-    """One inline command's raw reply (enough for PING and CLUSTER INFO)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=1.0) as sock:
+    """One inline command's reply: a status line, or a bulk string read whole (enough for PING and INFO)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=2.0) as sock:
         sock.sendall(command + b"\r\n")
         data = b""
-        sock.settimeout(1.0)
-        while True:
+        while b"\r\n" not in data:
+            data += sock.recv(65536) or b"\r\n"
+        head, _, body = data.partition(b"\r\n")
+        if not head.startswith(b"$"):
+            return head
+        size = int(head[1:])
+        while len(body) < size + 2:
             chunk = sock.recv(65536)
-            data += chunk
-            if not chunk or (data.endswith(b"\r\n") and (not data.startswith(b"$") or data.count(b"\r\n") >= 2)):
-                return data
+            if not chunk:
+                break
+            body += chunk
+        return body[:size]
 
 
 class RedisCluster:
@@ -66,6 +72,10 @@ class RedisCluster:
             self.stop()
             raise
         return self
+
+    def primary_ports(self) -> list[int]:
+        """The ports of the processes that are primaries now (a failover changes them)."""
+        return [p for p in self.ports if b"role:master" in _ask(p, b"INFO replication")]
 
     def _replicated(self) -> bool:
         links = [_ask(p, b"INFO replication") for p in self.ports]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
+from redis.commands.core import AsyncScript
 
 from engine.interface import Outcome, OutcomeReason
 from protocol import ErrorCode, ProtocolError
@@ -59,6 +60,10 @@ _ratings = keys.ratings
 _leaders = keys.leaders
 
 
+def _script(store: Store, text: str) -> AsyncScript:
+    return store.redis.register_script(text)
+
+
 def _history(player: str) -> str:
     return f"{PREFIX}history:{player}"
 
@@ -86,15 +91,13 @@ async def settle(store: Store, match: Finished) -> bool:
     """Rate a finished rated match and add the match to its players' histories, once; False if done before."""
     fixed = await store.redis.hget(keys.room(match.room), "settle")
     if fixed is None:
-        fixed = await store.redis.eval(_FIX, 1, keys.room(match.room), await _settlement(store, match))
+        fixed = await _script(store, _FIX)(keys=[keys.room(match.room)], args=[await _settlement(store, match)])
     ratings, entries = msgpack.unpackb(fixed, raw=False)
-    async with store.redis.pipeline(transaction=False) as pipe:
-        if ratings:
-            pipe.eval(_RATE, 3, keys.rated(match.game, match.room), _ratings(match.game), _leaders(match.game),
-                      str(RECORD_TTL), *(x for rated in ratings for x in rated))
-        for player, entry in entries:
-            pipe.eval(_HISTORY, 1, _history(player), entry, str(KEEP))
-        done = await pipe.execute() if ratings or entries else []
+    calls: list[tuple[Any, list[str], list[Any]]] = [
+        (rate, [keys.rated(match.game, match.room), _ratings(match.game), _leaders(match.game)],
+         [str(RECORD_TTL), *(x for rated in ratings for x in rated)]) for rate in ([_script(store, _RATE)] if ratings else [])]
+    calls += [(_script(store, _HISTORY), [_history(player)], [entry, str(KEEP)]) for player, entry in entries]
+    done = await keys.run_all(store.redis, calls)
     if any(done):
         log.info("settled", extra={"room": match.room})
     return any(done)

@@ -11,17 +11,20 @@ outside the room's scripts (server/store/store.py). One Redis uses the same name
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 
 T = TypeVar("T")
 
-__all__ = ["LAYOUT", "by_slot", "chat", "lease", "log", "match", "match_log", "migrate", "room", "room_request"]
+__all__ = ["LAYOUT", "by_slot", "chat", "lease", "log", "match", "match_log", "mget", "migrate", "room", "room_request",
+           "run_all"]
 
 log_ = logging.getLogger(__name__)
 PREFIX = "cardroom:"
@@ -115,6 +118,40 @@ def by_slot(redis: aioredis.Redis | RedisCluster, items: Iterable[T], key_of: Ca
     return list(groups.values())
 
 
+async def mget(redis: aioredis.Redis | RedisCluster, names: list[str]) -> list[bytes | None]:
+    """The values of ``names``: one MGET on one Redis; on a Redis Cluster, one per slot, pipelined per primary."""
+    if not names:
+        return []
+    if isinstance(redis, RedisCluster):
+        return await redis.mget_nonatomic(names)
+    values: list[bytes | None] = await redis.mget(names)  # type: ignore[assignment]  # bytes: no decoding
+    return values
+
+
+CONCURRENT = 32
+"""Script calls in flight at once on a Redis Cluster, where a pipeline may not carry them."""
+
+
+async def run_all(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]]) -> list[Any]:
+    """Many script calls (script, keys, args), each keys' in one slot; their results in order. One pipelined round
+    trip on one Redis; on a Redis Cluster (whose client refuses scripts in a pipeline), sent at once, at most
+    ``CONCURRENT`` in flight."""
+    if not calls:
+        return []
+    if not isinstance(redis, RedisCluster):
+        async with redis.pipeline(transaction=False) as pipe:
+            for script, names, args in calls:
+                await script(keys=names, args=args, client=pipe)
+            return list(await pipe.execute())
+    gate = asyncio.Semaphore(CONCURRENT)
+
+    async def one(script: AsyncScript, names: list[str], args: list[Any]) -> Any:
+        async with gate:
+            return await script(keys=names, args=args)
+
+    return list(await asyncio.gather(*(one(*call) for call in calls)))
+
+
 # The names before hash tags: (the old names' prefix, the new name of what follows it). A room's keys keep their
 # suffix (``:log``, ``:chat``, ``:lease``).
 def _room_key(rest: str) -> str:
@@ -174,11 +211,7 @@ async def migrate(redis: aioredis.Redis) -> int:
     while True:  # one pass over the keyspace, each batch's moves in one round trip
         cursor, found = await redis.scan(cursor, match=PREFIX + "*", count=1000)
         pairs = [pair for raw in found if (pair := _renamed(raw.decode() if isinstance(raw, bytes) else str(raw)))]
-        if pairs:
-            async with redis.pipeline(transaction=False) as pipe:
-                for old, new in pairs:
-                    await move(keys=[old, new], client=pipe)
-                moved += sum(int(done) for done in await pipe.execute())
+        moved += sum(int(done) for done in await run_all(redis, [(move, [old, new], []) for old, new in pairs]))
         if cursor == 0:
             break
     await redis.set(LAYOUT, b"2")

@@ -145,10 +145,8 @@ class Leases:
         holds the lease, -1 where there is no such room."""
         if not rooms:
             return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for room in rooms:
-                await self._take(keys=[lease_key(room), keys.room(room)], args=[self.node, LEASE_MS], client=pipe)
-            taken = await pipe.execute()
+        taken = await keys.run_all(self.redis, [(self._take, [lease_key(room), keys.room(room)], [self.node, LEASE_MS])
+                                                for room in rooms])
         return [int(fence) for fence, _ in taken]
 
     async def hold(self, leases: list[str]) -> list[bool]:
@@ -162,12 +160,9 @@ class Leases:
         """Renew the leases of ``rooms`` (each with the fencing token this node holds); returns those no longer
         ours. One round trip for them all (one script call; on a Redis Cluster one per slot, pipelined)."""
         groups = keys.by_slot(self.redis, rooms.items(), lambda item: keys.room(item[0]))
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for group in groups:
-                await self._renew(keys=[key for room, _ in group for key in (lease_key(room), keys.room(room))],
-                                  args=[self.node, LEASE_MS, *("" if fence is None else str(fence) for _, fence in group)],
-                                  client=pipe)
-            kept = await pipe.execute() if groups else []
+        kept = await keys.run_all(self.redis, [
+            (self._renew, [key for room, _ in group for key in (lease_key(room), keys.room(room))],
+             [self.node, LEASE_MS, *("" if fence is None else str(fence) for _, fence in group)]) for group in groups])
         return [room for group, oks in zip(groups, kept, strict=True) for (room, _), ok in zip(group, oks, strict=True)
                 if not ok]
 
@@ -180,10 +175,7 @@ class Leases:
 
     async def release_many(self, rooms: list[str]) -> None:
         """Give up the leases of ``rooms`` (those still ours), in one round trip."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for room in rooms:
-                await self._release(keys=[lease_key(room)], args=[self.node], client=pipe)
-            await pipe.execute()
+        await keys.run_all(self.redis, [(self._release, [lease_key(room)], [self.node]) for room in rooms])
 
     async def beat(self) -> int:
         """Say this node is alive (for a lease's time); returns how many other nodes say so."""
@@ -207,10 +199,5 @@ class Leases:
 
     async def holders(self, rooms: list[str]) -> list[str | None]:
         """Who holds each room's lease (None: nobody, the room is orphaned)."""
-        groups = keys.by_slot(self.redis, rooms, keys.room)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for group in groups:
-                pipe.mget([lease_key(r) for r in group])
-            raw = await pipe.execute() if groups else []
-        held = {room: v for group, values in zip(groups, raw, strict=True) for room, v in zip(group, values, strict=True)}
-        return [v.decode() if isinstance(v := held[r], bytes) else None for r in rooms]
+        raw = await keys.mget(self.redis, [lease_key(r) for r in rooms])
+        return [v.decode() if isinstance(v, bytes) else None for v in raw]

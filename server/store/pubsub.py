@@ -12,7 +12,7 @@ __all__ = ["KINDS", "publish", "refresh", "subscribe"]
 
 KINDS = {"subscribe": "message", "ssubscribe": "smessage"}
 """A subscription's confirmation and its messages' types, plain and sharded."""
-_PASSED = ("host", "port", "username", "password", "ssl", "socket_timeout", "socket_connect_timeout")
+_PASSED = ("username", "password", "ssl", "socket_timeout", "socket_connect_timeout")
 
 
 def publish(redis: aioredis.Redis | RedisCluster, target: Any, channel: str, data: bytes) -> Any:
@@ -30,8 +30,8 @@ async def subscribe(redis: aioredis.Redis | RedisCluster, channel: str) -> tuple
     node = redis.get_node_from_key(channel)
     if node is None:
         raise ConnectionError(f"no primary serves the slot of {channel}")
-    client = aioredis.Redis(**{k: v for k, v in node.connection_kwargs.items() if k in _PASSED},
-                            host=node.host, port=int(node.port))
+    passed = {k: v for k, v in node.connection_kwargs.items() if k in _PASSED}
+    client = aioredis.Redis(**{**passed, "host": node.host, "port": int(node.port)})
     pubsub = client.pubsub()
     await pubsub.ssubscribe(channel)
     return pubsub, client, "ssubscribe"

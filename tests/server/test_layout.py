@@ -95,6 +95,7 @@ async def test_a_server_started_on_the_old_layout_moves_its_keys_and_play_goes_o
             live_b = await b.join(live.room)
             solo = await a.create("fairy_tableau")
             assert not isinstance(solo, str)
+            await a.wait_view(solo.room, lambda v: True)
             await play_out(a, solo, seed=1)
             scores = (await a.request("scores", game="fairy_tableau"))["entries"]
             ratings = (await a.request("ratings", game="creature_wars"))["entries"]
@@ -203,6 +204,7 @@ async def test_a_solitaires_score_is_entered_once_after_a_cut(redis_url: str, mo
     async with serving(redis_url) as url, await Client.connect(url, name="sol") as c:
         seat = await c.create("fairy_tableau")
         assert not isinstance(seat, str)
+        await c.wait_view(seat.room, lambda v: True)
         await play_out(c, seat, seed=2)
     monkeypatch.undo()
     r = redis.Redis.from_url(redis_url)
