@@ -16,7 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=os.environ.get("CARDROOM_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("CARDROOM_PORT", "8765")))
     serve.add_argument("--redis-url", default=os.environ.get("CARDROOM_REDIS_URL"),
-                       help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL)")
+                       help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL); "
+                            "redis+cluster://HOST:PORT for a Redis Cluster")
     serve.add_argument("--data-dir", default=os.environ.get("CARDROOM_DATA_DIR", ".data"),
                        help="where the embedded Redis keeps its append-only file (env CARDROOM_DATA_DIR)")
     serve.add_argument("--max-per-address", type=int, default=int(os.environ.get("CARDROOM_MAX_PER_ADDRESS", "64")),
