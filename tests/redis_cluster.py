@@ -10,10 +10,10 @@ from pathlib import Path
 
 from server.store.redis_process import RedisProcess, free_port
 
-__all__ = ["RedisCluster"]
+__all__ = ["RedisCluster", "ask"]
 
 
-def _ask(port: int, command: bytes) -> bytes:
+def ask(port: int, command: bytes) -> bytes:
     """One inline command's reply: a status line, or a bulk string read whole (enough for PING and INFO)."""
     with socket.create_connection(("127.0.0.1", port), timeout=2.0) as sock:
         sock.sendall(command + b"\r\n")
@@ -60,7 +60,7 @@ class RedisCluster:
                             "--cluster-replicas", "1", "--cluster-yes"],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
             deadline = time.monotonic() + timeout
-            while not all(b"cluster_state:ok" in _ask(p, b"CLUSTER INFO") for p in self.ports):
+            while not all(b"cluster_state:ok" in ask(p, b"CLUSTER INFO") for p in self.ports):
                 if time.monotonic() > deadline:
                     raise RuntimeError("the cluster never reached cluster_state:ok")
                 time.sleep(0.1)
@@ -75,10 +75,10 @@ class RedisCluster:
 
     def primary_ports(self) -> list[int]:
         """The ports of the processes that are primaries now (a failover changes them)."""
-        return [p for p in self.ports if b"role:master" in _ask(p, b"INFO replication")]
+        return [p for p in self.ports if b"role:master" in ask(p, b"INFO replication")]
 
     def _replicated(self) -> bool:
-        links = [_ask(p, b"INFO replication") for p in self.ports]
+        links = [ask(p, b"INFO replication") for p in self.ports]
         replicas = [info for info in links if b"role:slave" in info]
         return len(replicas) == self.primaries and all(b"master_link_status:up" in info for info in replicas)
 

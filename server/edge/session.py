@@ -309,7 +309,11 @@ class Session:
 
     async def enter(self, room: Room, watching: int | None, re: int, kind: str, **fields: Any) -> None:
         """Reply ``kind`` and watch the room: its view with ``re`` and its recent events, the result if
-        it is over, its last chat lines; all sent at once, after what must be read first."""
+        it is over, its last chat lines; all sent at once, after what must be read first. A room whose last commit's
+        fate was unknown reads it first: a resume after ``outcome_unknown`` or ``unavailable`` learns what stands."""
+        if room.suspect:
+            async with room.lock:
+                await room.resync()
         await room.recover_history()
         lines = await chat.past(self.lobby.store, room, watching)
         if room.closed:  # cancelled or expired while the above was read

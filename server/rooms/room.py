@@ -14,7 +14,7 @@ import msgpack
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
-from server.errors import Fenced
+from server.errors import Fenced, Unreplicated
 from server.ops import metrics
 from server.players import standings
 from server.rooms import clock as clocks
@@ -424,6 +424,10 @@ class Room:
             )
         except Fenced:
             raise self.lost() from None
+        except Unreplicated as exc:  # the primary has it, too few replicas do: told nothing; the room resyncs
+            self.suspect = True
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not confirmed by the store's replicas ({exc}); "
+                                "resume the seat to learn whether it stands, or send it again (never applied twice)") from None
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
             landed = await self._landed(new_version)
             if landed is None:

@@ -6,7 +6,9 @@ A batch is packed once (redis-py's packer, hiredis' C one when installed) and wr
 for commits, and its replies read back in order: no pipeline object per batch. Every call is a Lua script
 call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent). On a
 Redis Cluster a batch is split by the primary that serves each call's slot, with a commit connection kept per
-primary, and the parts are sent at once.
+primary, and the parts are sent at once. With ``replicas`` (``--min-replicas-acked``), ``WAIT replicas timeout``
+follows each batch on its connection: if fewer replicas confirm it in time, each call of the batch that
+succeeded fails with :class:`server.errors.Unreplicated` instead (its primary holds it, a failover may not).
 """
 from __future__ import annotations
 
@@ -20,12 +22,16 @@ from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
+from server.errors import Unreplicated
 from server.ops import metrics
 
-__all__ = ["REPLY_TIMEOUT", "Group"]
+__all__ = ["REPLICA_WAIT_MS", "REPLY_TIMEOUT", "Group"]
 
 REPLY_TIMEOUT = 10.0
 """Seconds to wait for a batch's replies: past that, each commit's room asks Redis whether it landed."""
+
+REPLICA_WAIT_MS = 1000
+"""Milliseconds a batch waits for its replicas (``WAIT``) before its commits are answered as unconfirmed."""
 
 Call = tuple[list[Any], list[Any], "asyncio.Future[Any]"]
 
@@ -33,10 +39,13 @@ Call = tuple[list[Any], list[Any], "asyncio.Future[Any]"]
 class Group:
     """Calls of one Lua script, batched while the batch before is in flight."""
 
-    def __init__(self, redis: aioredis.Redis, script: AsyncScript, cluster: RedisCluster | None = None) -> None:
+    def __init__(self, redis: aioredis.Redis, script: AsyncScript, cluster: RedisCluster | None = None,
+                 replicas: int = 0) -> None:
         self.redis = redis
         self.script = script
         self.cluster = cluster
+        self.replicas = replicas
+        """Replicas that must confirm a batch before its commits succeed (0: the primary's reply is enough)."""
         """On a Redis Cluster: its client, which tells the primary of each call's slot."""
         self.pending: list[Call] = []
         self.flying: asyncio.Task[None] | None = None
@@ -121,15 +130,24 @@ class Group:
         """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
         conn = await self._connection(node)
         sha = self.script.sha
-        await conn.send_packed_command(conn.pack_commands(
-            ("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch), check_health=False)
+        commands: list[tuple[Any, ...]] = [("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch]
+        if self.replicas:
+            commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
+        await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
         results: list[Any] = []
-        async with asyncio.timeout(REPLY_TIMEOUT):
+        async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):
             for _ in batch:
                 try:
                     results.append(await conn.read_response())
                 except ResponseError as exc:
                     results.append(exc)
+            if self.replicas:
+                confirmed = await conn.read_response()
+                if int(confirmed) < self.replicas:
+                    metrics.UNREPLICATED.inc(len(batch))
+                    short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in "
+                                         f"{REPLICA_WAIT_MS} ms")
+                    results = [r if isinstance(r, Exception) else short for r in results]
         return results
 
     async def close(self) -> None:

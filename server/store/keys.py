@@ -132,24 +132,30 @@ CONCURRENT = 32
 """Script calls in flight at once on a Redis Cluster, where a pipeline may not carry them."""
 
 
-async def run_all(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]]) -> list[Any]:
+async def run_all(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]],
+                  partial: bool = False) -> list[Any]:
     """Many script calls (script, keys, args), each keys' in one slot; their results in order. One pipelined round
     trip on one Redis; on a Redis Cluster (whose client refuses scripts in a pipeline), sent at once, at most
-    ``CONCURRENT`` in flight."""
+    ``CONCURRENT`` in flight. ``partial``: a call that failed has its exception as its result (on a cluster, one
+    primary down fails its calls only), unless every call failed."""
     if not calls:
         return []
     if not isinstance(redis, RedisCluster):
         async with redis.pipeline(transaction=False) as pipe:
             for script, names, args in calls:
                 await script(keys=names, args=args, client=pipe)
-            return list(await pipe.execute())
+            return list(await pipe.execute())  # one Redis: all fail together
     gate = asyncio.Semaphore(CONCURRENT)
 
     async def one(script: AsyncScript, names: list[str], args: list[Any]) -> Any:
         async with gate:
             return await script(keys=names, args=args)
 
-    return list(await asyncio.gather(*(one(*call) for call in calls)))
+    results = list(await asyncio.gather(*(one(*call) for call in calls), return_exceptions=True))
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed and (not partial or len(failed) == len(results)):
+        raise failed[0]
+    return results
 
 
 # The names before hash tags: (the old names' prefix, the new name of what follows it). A room's keys keep their

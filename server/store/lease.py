@@ -162,7 +162,9 @@ class Leases:
         groups = keys.by_slot(self.redis, rooms.items(), lambda item: keys.room(item[0]))
         kept = await keys.run_all(self.redis, [
             (self._renew, [key for room, _ in group for key in (lease_key(room), keys.room(room))],
-             [self.node, LEASE_MS, *("" if fence is None else str(fence) for _, fence in group)]) for group in groups])
+             [self.node, LEASE_MS, *("" if fence is None else str(fence) for _, fence in group)]) for group in groups],
+            partial=True)  # a cluster's primary down: its rooms are kept until it answers (a lapsed lease is retaken)
+        kept = [[1] * len(group) if isinstance(oks, Exception) else oks for group, oks in zip(groups, kept, strict=True)]
         return [room for group, oks in zip(groups, kept, strict=True) for (room, _), ok in zip(group, oks, strict=True)
                 if not ok]
 

@@ -261,7 +261,7 @@ def _scores(table: str) -> str:
 class Store:
     """Async access to the rooms in Redis."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, replicas: int = 0) -> None:
         self.url = url
         self.cluster: RedisCluster | None = None
         """The cluster client, on a Redis Cluster (``redis+cluster://``); None on one Redis."""
@@ -274,7 +274,8 @@ class Store:
             # a bounded pool that makes a burst wait for a connection (redis-py's default pool refuses past 100)
             pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=POOL_WAIT)
             self.redis = aioredis.Redis(connection_pool=pool)
-        self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster)
+        self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas)
+        """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
         self._create = self.redis.register_script(_CREATE)

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
-from client import Client
+from client import Client, ClientError
 from client.connection import Seat
 from server.store import keys
 from server.store.store import OPEN
-from tests.redis_cluster import RedisCluster
-from tests.server.helpers import play_out, play_to_end
-from tests.server.nodes import nodes
+from tests.redis_cluster import RedisCluster, ask
+from tests.server.helpers import play_out, play_to_end, play_turn
+from tests.server.nodes import nodes, resume_on
 from tests.server.players import keyed
 
 pytestmark = pytest.mark.slow
@@ -130,3 +130,64 @@ async def test_players_queued_on_two_nodes_are_paired_and_play_on_the_cluster(re
                      (bob, await bob.resume(told_b["room"], told_b["token"]))]
             await play_to_end(seats, seed=2, bound=2000)
             assert (await ann.wait_view(told_a["room"], lambda v: v["outcome"] is not None))["outcome"]
+
+
+def _replica_of(cluster: RedisCluster, port: int) -> int:
+    """The port of the process replicating the primary on ``port``."""
+    for other in cluster.ports:
+        if other != port and f"master_port:{port}\r\n".encode() in ask(other, b"INFO replication"):
+            return other
+    raise AssertionError(f"no replica of {port}")
+
+
+async def test_a_killed_primarys_replica_takes_over_with_every_acknowledged_decision(
+        redis_cluster_binaries: None, tmp_path: Path, repo_root: Path) -> None:
+    """With --min-replicas-acked 1, a decision is acknowledged once a replica has it too: the primary holding the
+    room is killed (kill -9) mid-match and its replica promoted, and every decision acknowledged before is
+    there; the players resume and play the match to its end."""
+    with RedisCluster(tmp_path / "cluster") as cluster:
+        r = await _client(cluster)
+        async with nodes(cluster.url, repo_root, ("--min-replicas-acked", "1")) as start:
+            _, url = await start("A")
+            a, b = await Client.connect(url), await Client.connect(url)
+            sa = await a.create("creature_wars", seed=11)
+            assert isinstance(sa, Seat)
+            sb = await b.join(sa.room)
+            rng = random.Random(7)
+            for _ in range(6):
+                await play_turn([(a, sa), (b, sb)], rng)
+            acknowledged = max(a.views[sa.room]["version"], b.views[sb.room]["version"])
+            primary = r.get_node_from_key(keys.room(sa.room))
+            assert primary is not None
+            doomed = next(p for p in cluster.processes if p.port == int(primary.port))
+            heir = _replica_of(cluster, doomed.port)
+            assert doomed.process is not None
+            doomed.process.kill()  # kill -9
+            assert ask(heir, b"CLUSTER FAILOVER TAKEOVER").startswith(b"+OK")
+            await a.close()
+            await b.close()
+            for _ in range(200):
+                if b"role:master" in ask(heir, b"INFO replication"):
+                    break
+                await asyncio.sleep(0.05)
+            promoted = await ClusterClient(host="127.0.0.1", port=heir).initialize()
+            stored = int(await promoted.hget(keys.room(sa.room), "version") or 0)
+            assert stored >= acknowledged and await promoted.llen(keys.log(sa.room)) >= acknowledged
+            await promoted.aclose()
+            (a, sa), (b, sb) = await resume_on(url, sa), await resume_on(url, sb)
+            async with a, b:
+                mover = a if a.views[sa.room]["legal"] else b
+                seat = sa if mover is a else sb
+                with pytest.raises(ClientError) as alone:  # the new primary has no replica yet: nothing confirms
+                    await mover.decide(seat, mover.views[seat.room]["legal"][0])
+                assert alone.value.code == "unavailable" and "replicas" in alone.value.message
+                doomed.start()  # back, as the new primary's replica
+                for _ in range(200):
+                    if b"master_link_status:up" in ask(doomed.port, b"INFO replication"):
+                        break
+                    await asyncio.sleep(0.05)
+            (a, sa), (b, sb) = await resume_on(url, sa), await resume_on(url, sb)
+            async with a, b:
+                await play_to_end([(a, sa), (b, sb)], seed=3, bound=3000)
+                assert (await a.wait_view(sa.room, lambda v: v["outcome"] is not None))["outcome"]
+        await r.aclose()
