@@ -1,4 +1,5 @@
-"""Every Redis key's name, in one place, and the one-time move of keys named before hash tags.
+"""Every Redis key's name, in one place; calls over many keys that work on a Redis Cluster too (grouped by slot,
+sent per slot); and the one-time move of keys named before hash tags.
 
 A room's keys share one hash slot (the room's id in braces, Redis Cluster's hash tag), so that each script
 that writes a room touches one slot: ``room:{id}`` (its hash), ``:log``, ``:chat``, ``:lease``, a join's

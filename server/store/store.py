@@ -402,8 +402,8 @@ class Store:
         to write elsewhere (:meth:`done` once written); atomically, refused if the version moved."""
         done = await self._commit(
             keys=_archive_keys(room),
-            args=[str(expected), str(version), snapshot, record, "1" if over else "0", (out or Outbox()).pack(), clock,
-                  link, "" if fence is None else str(fence), *self._archive_args(outcome)],
+            args=[str(expected), str(version), snapshot, record, "1" if over else "0", out.pack() if out else b"",
+                  clock, link, "" if fence is None else str(fence), *self._archive_args(outcome)],
         )
         if done == -1:
             raise Fenced(f"room {room}: another node has taken it over")
