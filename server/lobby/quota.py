@@ -140,16 +140,15 @@ class Quota:
             try:
                 result = await self._take(keys=holder, args=[now, WINDOW_MS, PER_MINUTE, WAITING, ident, HELD_TTL,
                                                              *stale[n]])
-            except BaseException:
-                result = 0
+            except BaseException:  # failed: the places taken so far go back
+                with contextlib.suppress(Exception):
+                    await self._give_back(taken, ident)
                 raise
-            finally:
-                if result != 1:  # refused, or failed: the places taken so far go back
-                    with contextlib.suppress(Exception):
-                        await self._give_back(taken, ident)
             if result == 1:
                 taken.append(holder)
                 continue
+            with contextlib.suppress(Exception):  # refused: likewise
+                await self._give_back(taken, ident)
             if result == -1:
                 metrics.REFUSED.labels("rooms_per_minute").inc()
                 raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"at most {PER_MINUTE} rooms a minute from one address")

@@ -12,7 +12,9 @@ import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from client import Client
+from protocol import ErrorCode, ProtocolError
 from server.lobby.lobby import Lobby
+from server.lobby.quota import WAITING, Quota
 from server.players import standings
 from server.store import keys
 from server.store.store import OPEN, Store
@@ -217,3 +219,24 @@ async def test_a_solitaires_score_is_entered_once_after_a_cut(redis_url: str, mo
         assert not r.sismember(OPEN, seat.room)
         entries = (await c.request("scores", game="fairy_tableau"))["entries"]
         assert [e["room"] for e in entries] == [seat.room]
+
+
+async def test_a_place_the_players_quota_refuses_is_given_back_to_the_address(redis_url: str) -> None:
+    """An address's quotas and a player's lie in different slots, taken one after the other: a player's refusal
+    leaves nothing counted against the address it came from."""
+    r = aioredis.Redis.from_url(redis_url)
+    quota = Quota(r)
+    try:
+        for n in range(WAITING):  # the player holds its most waiting rooms, made from one address
+            async with quota.claim("10.0.0.1", {}, "p1") as place:
+                place.room = f"held{n}"
+                await r.sadd(OPEN, place.room)
+        with pytest.raises(ProtocolError) as refused:
+            async with quota.claim("10.0.0.2", {}, "p1"):
+                pass
+        assert refused.value.code is ErrorCode.TOO_MANY_ROOMS and "you hold" in refused.value.message
+        assert await r.zcard(keys.quota_minute("10.0.0.2")) == 0 and await r.zcard(keys.quota_held("10.0.0.2")) == 0
+        async with quota.claim("10.0.0.2", {}) as place:  # the address's own quota is whole
+            place.room = "guest0"
+    finally:
+        await r.aclose()
