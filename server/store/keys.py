@@ -12,7 +12,6 @@ outside the room's scripts (server/store/store.py). One Redis uses the same name
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -21,6 +20,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.crc import key_slot
+from redis.exceptions import NoScriptError
 
 T = TypeVar("T")
 
@@ -129,34 +129,34 @@ async def mget(redis: aioredis.Redis | RedisCluster, names: list[str]) -> list[b
     return values
 
 
-CONCURRENT = 32
-"""Script calls in flight at once on a Redis Cluster, where a pipeline may not carry them."""
-
-
 async def run_all(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]],
                   partial: bool = False) -> list[Any]:
-    """Many script calls (script, keys, args), each keys' in one slot; their results in order. One pipelined round
-    trip on one Redis; on a Redis Cluster (whose client refuses scripts in a pipeline), sent at once, at most
-    ``CONCURRENT`` in flight. ``partial``: a call that failed has its exception as its result (on a cluster, one
-    primary down fails its calls only), unless every call failed."""
+    """Many script calls (script, keys, args), each keys' in one slot; their results in order, in one pipelined
+    round trip (on a Redis Cluster, one per primary, sent at once). Scripts Redis has not loaded yet are loaded
+    and their calls sent again. ``partial``: a call that failed has its exception as its result (on a cluster,
+    one primary down fails its calls only), unless every call failed."""
     if not calls:
         return []
-    if not isinstance(redis, RedisCluster):
-        async with redis.pipeline(transaction=False) as pipe:
-            for script, names, args in calls:
-                await script(keys=names, args=args, client=pipe)
-            return list(await pipe.execute())  # one Redis: all fail together
-    gate = asyncio.Semaphore(CONCURRENT)
-
-    async def one(script: AsyncScript, names: list[str], args: list[Any]) -> Any:
-        async with gate:
-            return await script(keys=names, args=args)
-
-    results = list(await asyncio.gather(*(one(*call) for call in calls), return_exceptions=True))
-    failed = [r for r in results if isinstance(r, BaseException)]
+    results = await _evalsha(redis, calls)
+    missing = [n for n, r in enumerate(results) if isinstance(r, NoScriptError)]
+    if missing:  # Redis restarted, or never saw these scripts: loaded (on every primary), then sent again
+        for script in {id(calls[n][0]): calls[n][0] for n in missing}.values():
+            await redis.script_load(script.script)
+        for n, result in zip(missing, await _evalsha(redis, [calls[n] for n in missing]), strict=True):
+            results[n] = result
+    failed = [r for r in results if isinstance(r, Exception)]
     if failed and (not partial or len(failed) == len(results)):
         raise failed[0]
     return results
+
+
+async def _evalsha(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]]
+                   ) -> list[Any]:
+    # EVALSHA by name: the cluster client's pipeline refuses its evalsha method, not the command
+    async with redis.pipeline(transaction=False) as pipe:
+        for script, names, args in calls:
+            pipe.execute_command("EVALSHA", script.sha, len(names), *names, *args)
+        return list(await pipe.execute(raise_on_error=False))
 
 
 # The names before hash tags: (the old names' prefix, the new name of what follows it). A room's keys keep their
