@@ -60,10 +60,6 @@ _ratings = keys.ratings
 _leaders = keys.leaders
 
 
-def _script(store: Store, text: str) -> AsyncScript:
-    return store.redis.register_script(text)
-
-
 def _history(player: str) -> str:
     return f"{PREFIX}history:{player}"
 
@@ -91,12 +87,15 @@ async def settle(store: Store, match: Finished) -> bool:
     """Rate a finished rated match and add the match to its players' histories, once; False if done before."""
     fixed = await store.redis.hget(keys.room(match.room), "settle")
     if fixed is None:
-        fixed = await _script(store, _FIX)(keys=[keys.room(match.room)], args=[await _settlement(store, match)])
+        fix = store.redis.register_script(_FIX)
+        fixed = await fix(keys=[keys.room(match.room)], args=[await _settlement(store, match)])
     ratings, entries = msgpack.unpackb(fixed, raw=False)
-    calls: list[tuple[Any, list[str], list[Any]]] = [
-        (rate, [keys.rated(match.game, match.room), _ratings(match.game), _leaders(match.game)],
-         [str(RECORD_TTL), *(x for rated in ratings for x in rated)]) for rate in ([_script(store, _RATE)] if ratings else [])]
-    calls += [(_script(store, _HISTORY), [_history(player)], [entry, str(KEEP)]) for player, entry in entries]
+    history = store.redis.register_script(_HISTORY)
+    calls: list[tuple[AsyncScript, list[str], list[Any]]] = [
+        (history, [_history(player)], [entry, str(KEEP)]) for player, entry in entries]
+    if ratings:
+        calls.append((store.redis.register_script(_RATE), [keys.rated(match.game, match.room), _ratings(match.game),
+                      _leaders(match.game)], [str(RECORD_TTL), *(x for rated in ratings for x in rated)]))
     done = await keys.run_all(store.redis, calls)
     if any(done):
         log.info("settled", extra={"room": match.room})
