@@ -240,3 +240,18 @@ async def test_a_place_the_players_quota_refuses_is_given_back_to_the_address(re
             place.room = "guest0"
     finally:
         await r.aclose()
+
+
+async def test_an_open_set_entry_with_no_room_leaves_it_at_the_second_look(redis_url: str) -> None:
+    """A room enters the open set before its hash is stored (another slot): an entry whose making was cut, or whose
+    room was closed by a node stopped before it left the set, is dropped once two adoption passes found no room."""
+    store = Store(redis_url)
+    try:
+        await store.redis.sadd(OPEN, "ghost")
+        lobby = Lobby(store)
+        await lobby.adopt_orphans()
+        assert await store.redis.sismember(OPEN, "ghost")  # a making under way gets a pass's time
+        await lobby.adopt_orphans()
+        assert not await store.redis.sismember(OPEN, "ghost")
+    finally:
+        await store.close()
