@@ -277,11 +277,11 @@ class Session:
         request = retries.key("join", self.scope, m.get("request"))
         prior = await self.lobby.store.requested(request) if request else None
         if prior is not None:  # a retry: the seat it took
-            room_id = prior.partition(":")[0]
+            room_id, _, seat = prior.partition(":")  # (``room:seat`` as stored before hash tags)
             if room_id != m["room"]:
                 raise ProtocolError(ErrorCode.BAD_FIELD, f"join: request key {m['request']!r} was used to join room "
                                                          f"{room_id}, not {m['room']}; use a new key")
-            took = await self.lobby.store.requested(request, room_id)
+            took = prior if seat else await self.lobby.store.requested(request, room_id)
             if took is not None:
                 await self.sit(room_id, int(took.rpartition(":")[2]), re, again=True, nonce=m.get("nonce", ""))
                 return
