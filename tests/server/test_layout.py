@@ -6,12 +6,14 @@ import asyncio
 import random
 from typing import Any
 
+import msgpack
 import pytest
 import redis
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from client import Client
+from client.connection import Seat
 from protocol import ErrorCode, ProtocolError
 from server.lobby.lobby import Lobby
 from server.lobby.quota import WAITING, Quota
@@ -70,6 +72,15 @@ def snapshot(redis_url: str) -> dict[str, Any]:
     return out
 
 
+async def rated(a: Client, b: Client, seed: int) -> Seat:
+    """A rated Creature Wars room of ``a`` (seat 0) and ``b``, played to its end; ``a``'s seat."""
+    seat = await a.create("creature_wars", QUICK, ranked=True)
+    assert isinstance(seat, Seat)
+    await play_to_end([(a, seat), (b, await b.join(seat.room))], seed=seed)
+    await a.wait_view(seat.room, lambda v: v["outcome"] is not None)
+    return seat
+
+
 def test_a_rooms_keys_share_one_slot() -> None:
     slot = key_slot(keys.room("ab12cd").encode())
     for key in (keys.log("ab12cd"), keys.chat("ab12cd"), keys.lease("ab12cd"), keys.match("ab12cd"),
@@ -89,9 +100,7 @@ async def test_a_server_started_on_the_old_layout_moves_its_keys_and_play_goes_o
         a, wa = await keyed(url, "ann", ANN)
         b, _ = await keyed(url, "bob", BOB)
         async with a, b:
-            done = await a.create("creature_wars", QUICK, ranked=True)
-            assert not isinstance(done, str)
-            await play_to_end([(a, done), (b, await b.join(done.room))], seed=3)
+            done = await rated(a, b, 3)
             live = await a.create("creature_wars", QUICK, ranked=True)
             assert not isinstance(live, str)
             live_b = await b.join(live.room)
@@ -133,9 +142,7 @@ async def test_moving_the_keys_is_safe_cut_halfway_and_on_two_nodes_at_once(redi
         a, _ = await keyed(url, "ann", ANN)
         b, _ = await keyed(url, "bob", BOB)
         async with a, b:
-            sa = await a.create("creature_wars", QUICK, ranked=True)
-            assert not isinstance(sa, str)
-            await play_to_end([(a, sa), (b, await b.join(sa.room))], seed=4)
+            await rated(a, b, 4)
             sc = await a.create("creature_wars", QUICK)
             assert not isinstance(sc, str)
             rng = random.Random(2)
@@ -166,10 +173,7 @@ async def test_a_matchs_end_is_written_elsewhere_once_though_cut_and_repeated(re
         a, _ = await keyed(url, "ann", ANN)
         b, _ = await keyed(url, "bob", BOB)
         async with a, b:
-            sa = await a.create("creature_wars", QUICK, ranked=True)
-            assert not isinstance(sa, str)
-            await play_to_end([(a, sa), (b, await b.join(sa.room))], seed=6)
-            await a.wait_view(sa.room, lambda v: v["outcome"] is not None)
+            sa = await rated(a, b, 6)
     monkeypatch.undo()
     r = redis.Redis.from_url(redis_url)
     assert r.sismember(OPEN, sa.room) and r.hget(keys.room(sa.room), "out")
@@ -186,16 +190,10 @@ async def test_a_matchs_end_is_written_elsewhere_once_though_cut_and_repeated(re
         assert r.hgetall(keys.ratings("creature_wars")) == ratings
         for player in ratings:
             assert len(r.lrange(f"cardroom:history:{player.decode()}", 0, -1)) == 1
-            assert msgpack_games(ratings[player]) == 1
+            assert msgpack.unpackb(ratings[player])[3] == 1  # one game rated
         assert await standings.history(store, next(iter(ratings)).decode(), 10)
     finally:
         await store.close()
-
-
-def msgpack_games(packed: bytes) -> int:
-    import msgpack
-
-    return int(msgpack.unpackb(packed)[3])
 
 
 async def test_a_solitaires_score_is_entered_once_after_a_cut(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
