@@ -44,9 +44,9 @@ class Group:
         self.redis = redis
         self.script = script
         self.cluster = cluster
+        """On a Redis Cluster: its client, which tells the primary of each call's slot."""
         self.replicas = replicas
         """Replicas that must confirm a batch before its commits succeed (0: the primary's reply is enough)."""
-        """On a Redis Cluster: its client, which tells the primary of each call's slot."""
         self.pending: list[Call] = []
         self.flying: asyncio.Task[None] | None = None
         self.conns: dict[str, AbstractConnection] = {}
@@ -109,7 +109,7 @@ class Group:
         conn = self.conns.get(node)
         if conn is None:
             if self.cluster is None:
-                conn = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+                conn = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]  # kept
             else:
                 found = self.cluster.get_node(node_name=node)
                 if found is None:
