@@ -239,7 +239,7 @@ class Lobby:
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
                 server_seed=server_seed, salt=salt, seeding=how, replays=replays, hosted=hosted,
             )
-            made = await self.store.create(record, request)
+            made = await self.store.create(record, request, self.leases.node)
             if made and made != room_id:  # the same keyed request, served before
                 try:
                     return await self.find(made)
@@ -249,11 +249,11 @@ class Lobby:
                 # its making was cut between remembering the request and storing the room: made now, under its id
                 room_id = made
                 record = replace(record, room=made, commitment=seeding.commitment(made, server_seed, salt))
-                if not await self.store.create(record):
+                if not await self.store.create(record, holder=self.leases.node):
                     return await self.find(made)  # made meanwhile, by the request it was remembered for
             if made:
                 room = Room(record, game, state, self.store)
-                room.fence, _ = await self.leases.take(room_id)
+                room.fence = 1  # its lease taken as it was made
                 self.rooms[room_id] = room
                 self._evict()
                 return room

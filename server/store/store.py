@@ -36,6 +36,7 @@ from redis.exceptions import RedisError
 from server.errors import Fenced, StaleWrite, StoreUnavailable
 from server.store import keys
 from server.store.group import Group
+from server.store.lease import LEASE_MS
 
 __all__ = ["CLUSTER_SCHEME", "Outbox", "RoomRecord", "Store"]
 
@@ -120,10 +121,16 @@ if ARGV[12] ~= '' then redis.call('SET', KEYS[2], ARGV[13], 'EX', ARGV[12]) end
 return 1
 """
 
-# A new room's hash, unless the id is taken. KEYS: room; ARGV: the room's fields and values. 1, or 0.
+# A new room's hash, unless the id is taken, and (ARGV[1] not empty) its lease, held by ARGV[1] for ARGV[2] ms
+# with the first fencing token: made and held in one step, so no other node adopts it in between. KEYS: room,
+# lease; ARGV: holder, lease ms, then the room's fields and values. 1, or 0.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+if ARGV[1] ~= '' then
+  redis.call('HSET', KEYS[1], 'fence', 1)
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+end
 return 1
 """
 
@@ -294,11 +301,12 @@ class Store:
         await self._commit.close()
         await self.redis.aclose()
 
-    async def create(self, record: RoomRecord, request: str = "") -> str:
+    async def create(self, record: RoomRecord, request: str = "", holder: str = "") -> str:
         """Store a new room (its hash in one atomic step, after its place in the open set); "" if the id is taken.
         With a ``request`` key (see server/lobby/retries.py), the room's id is remembered under it first, for
         ``REQUEST_TTL`` seconds, and a request remembered before answers the id it was given instead (the room
-        may be missing if that making was cut: the caller makes it under that id)."""
+        may be missing if that making was cut: the caller makes it under that id). With ``holder``, the room's
+        lease is that node's from the same step, with fencing token 1."""
         key = _key(record.room)
         fields: dict[str | bytes, str | bytes | int | float] = {
             "game": record.game,
@@ -328,7 +336,8 @@ class Store:
             if prior != record.room:
                 return prior
         await self.redis.sadd(OPEN, record.room)  # before the room: a room that exists is found by a restart
-        if not await self._create(keys=[key], args=[x for kv in fields.items() for x in kv]):
+        if not await self._create(keys=[key, keys.lease(record.room)],
+                                  args=[holder, LEASE_MS, *(x for kv in fields.items() for x in kv)]):
             if request:  # the id is another room's: the request is not remembered for it
                 await self.redis.delete(_request(request))
             return ""

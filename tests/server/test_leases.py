@@ -82,3 +82,27 @@ async def test_a_lapsed_lease_nobody_took_is_renewed_but_not_one_another_node_ha
         assert taken == fence + 1
     finally:
         await r.aclose()
+
+
+async def test_a_room_is_held_by_its_maker_from_the_step_that_stores_it(redis_url: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A room enters the open set and is stored before its maker goes on: another node adopting open rooms right
+    then finds it held by its maker, and leaves it (a lease taken a step later would be the other node's)."""
+    store = Store(redis_url)
+    other = Lobby(store, node="B")
+    made = Store.create
+
+    async def then_adopt(self: Store, *args: object, **kwargs: object) -> str:
+        room: str = await made(self, *args, **kwargs)  # type: ignore[arg-type]
+        await other.adopt_orphans()  # node B's pass comes at the worst moment
+        return room
+
+    monkeypatch.setattr(Store, "create", then_adopt)
+    try:
+        lobby = Lobby(store, node="A")
+        room = await lobby.create("creature_wars", {}, None)
+        assert room.id not in other.rooms and room.fence == 1
+        assert await store.redis.get(lease_key(room.id)) == b"A"
+        await room.claim(0, "ann")  # fenced with the token it was made with
+    finally:
+        await store.close()
