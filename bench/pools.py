@@ -24,6 +24,7 @@ from bench import run_main
 from server.lobby.lobby import Lobby
 from server.lobby.pools import Candidate, Pools, plan
 from server.rooms.peer import Peer
+from server.store import keys
 from server.store.redis_process import RedisProcess
 from server.store.store import Store
 
@@ -52,7 +53,7 @@ async def bench(redis_url: str, tickets: int, rooms: int, seed: int) -> None:
     ratings = {f"p{i}": max(100.0, rng.gauss(1500, 200)) for i in range(tickets)}
     async with store.redis.pipeline(transaction=False) as pipe:
         for player, r in ratings.items():
-            pipe.hset(f"cardroom:rating:{GAME}", player, msgpack.packb([r, 80.0, 0.06, 5, player]))
+            pipe.hset(keys.ratings(GAME), player, msgpack.packb([r, 80.0, 0.06, 5, player]))
         await pipe.execute()
     started = time.perf_counter()
     peers = []
@@ -67,21 +68,21 @@ async def bench(redis_url: str, tickets: int, rooms: int, seed: int) -> None:
     queued = time.perf_counter() - started
     # spread the waits over the last minute, as a busy pool would have them
     now = time.time()
-    raw = await store.redis.hgetall(f"cardroom:pool:{POOL}:tickets")
+    raw = await store.redis.hgetall(f"{keys.POOLS}pool:{POOL}:tickets")
     async with store.redis.pipeline(transaction=False) as pipe:
         for ticket, blob in raw.items():
             info = msgpack.unpackb(blob, raw=False)
             info["since"] = now - rng.uniform(0, 60)
-            pipe.hset(f"cardroom:pool:{POOL}:tickets", ticket, msgpack.packb(info))
+            pipe.hset(f"{keys.POOLS}pool:{POOL}:tickets", ticket, msgpack.packb(info))
         await pipe.execute()
     print(f"{tickets} tickets queued through Pools.queue in {queued:.2f} s ({tickets / queued:,.0f}/s)")
 
-    assert (await lobby.leases.hold([f"cardroom:pool:{POOL}:lease"]))[0]
+    assert (await lobby.leases.hold([f"{keys.POOLS}pool:{POOL}:lease"]))[0]
     live = {pools.owner}
     t0 = time.perf_counter()
     async with store.redis.pipeline(transaction=False) as pipe:
-        pipe.zrange(f"cardroom:pool:{POOL}:rating", 0, -1, withscores=True)
-        pipe.hgetall(f"cardroom:pool:{POOL}:tickets")
+        pipe.zrange(f"{keys.POOLS}pool:{POOL}:rating", 0, -1, withscores=True)
+        pipe.hgetall(f"{keys.POOLS}pool:{POOL}:tickets")
         ranked, blobs = await pipe.execute()
     t1 = time.perf_counter()
     candidates = []
@@ -102,7 +103,7 @@ async def bench(redis_url: str, tickets: int, rooms: int, seed: int) -> None:
     taken = await pools.take(POOL, live)
     t5 = time.perf_counter()
     assert taken is not None
-    left = await store.redis.zcard(f"cardroom:pool:{POOL}:rating")
+    left = await store.redis.zcard(f"{keys.POOLS}pool:{POOL}:rating")
     print(f"one pairing pass (read + plan + take, Pools.take): {1000 * (t5 - t4):.1f} ms: "
           f"{len(taken)} pairs taken, {left} tickets left waiting")
 

@@ -16,7 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=os.environ.get("CARDROOM_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("CARDROOM_PORT", "8765")))
     serve.add_argument("--redis-url", default=os.environ.get("CARDROOM_REDIS_URL"),
-                       help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL)")
+                       help="use this Redis instead of starting the embedded one (env CARDROOM_REDIS_URL); "
+                            "redis+cluster://HOST:PORT for a Redis Cluster")
     serve.add_argument("--data-dir", default=os.environ.get("CARDROOM_DATA_DIR", ".data"),
                        help="where the embedded Redis keeps its append-only file (env CARDROOM_DATA_DIR)")
     serve.add_argument("--max-per-address", type=int, default=int(os.environ.get("CARDROOM_MAX_PER_ADDRESS", "64")),
@@ -34,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--node-id", default=os.environ.get("CARDROOM_NODE_ID", ""),
                        help="this node's name among several on one Redis (env CARDROOM_NODE_ID; default: host name and "
                             "port)")
+    serve.add_argument("--min-replicas-acked", type=int, dest="replicas",
+                       default=int(os.environ.get("CARDROOM_MIN_REPLICAS_ACKED", "0")),
+                       help="acknowledge a decision only once this many replicas of its Redis primary confirm it "
+                            "(WAIT); else it is answered unavailable (env CARDROOM_MIN_REPLICAS_ACKED; default 0)")
     serve.add_argument("--bots", type=int, default=int(os.environ.get("CARDROOM_BOTS", "0")),
                        help="keep this many bot-hosted rooms waiting in the lobby (env CARDROOM_BOTS)")
     serve.add_argument("--bot-level", choices=["random", "strong"], default="strong", help="the level of those bots")
@@ -218,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                           origins=args.origins if args.origins is not None else origins_default(),
                           allow_plain=args.allow_plain if args.allow_plain is not None else allow_plain_default(),
                           companions=companions(args.bots, args.bot_level), node=args.node_id,
-                          trusted_proxies=trusted)
+                          trusted_proxies=trusted, replicas=args.replicas)
         except PlainRefused as exc:
             print(exc, file=sys.stderr)
             return 2

@@ -1,7 +1,7 @@
 """The server package's exception root."""
 from __future__ import annotations
 
-__all__ = ["Fenced", "ServerError", "StaleWrite", "StoreCorrupt", "StoreUnavailable"]
+__all__ = ["Fenced", "ServerError", "StaleWrite", "StoreCorrupt", "StoreUnavailable", "Unreplicated"]
 
 
 class ServerError(Exception):
@@ -18,6 +18,10 @@ class StoreUnavailable(ServerError):
 
 class Fenced(ServerError):
     """A write carried a fencing token that is no longer the room's: another node has taken the room over."""
+
+
+class Unreplicated(ServerError):
+    """A write the primary holds that fewer replicas than required confirmed in time: a failover may lose it."""
 
 
 class StoreCorrupt(ServerError):

@@ -1,4 +1,5 @@
-"""Following a Redis pub/sub channel for as long as a node runs, subscribing again when the subscription breaks."""
+"""Following a Redis pub/sub channel for as long as a node runs, subscribing again when the subscription breaks
+(sharded pub/sub on a Redis Cluster, server/store/pubsub.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -7,12 +8,19 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+
+from server.store import pubsub as channels
 
 __all__ = ["cancel", "follow"]
 
 log = logging.getLogger(__name__)
 CONFIRM = 5.0
 """Seconds Redis has to confirm a subscription."""
+
+
+class Unsubscribed(Exception):
+    """Redis ended the subscription (on a cluster, the channel's slot moved to another primary)."""
 
 
 async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes], None], *,
@@ -24,10 +32,11 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
     loop = asyncio.get_running_loop()
     failing = False
     while True:
-        pubsub = redis.pubsub()
+        pubsub: PubSub | None = None
+        client: aioredis.Redis | None = None
         try:
-            await pubsub.subscribe(channel)
-            await _confirmed(pubsub, channel)  # the command may be sent on a connection about to be cut
+            pubsub, client, kind = await channels.subscribe(redis, channel)
+            await _confirmed(pubsub, kind)  # the command may be sent on a connection about to be cut
             await subscribed()
             if failing:
                 log.info("subscribed to %s again", channel)
@@ -38,8 +47,12 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
                     await tick()
                     due = loop.time() + (every or 0.0)
                 message = await pubsub.get_message(timeout=every)
-                if message is not None and message["type"] == "message":
+                if message is None:
+                    continue
+                if message["type"] == channels.KINDS[kind]:
                     receive(message["data"])
+                elif message["type"] in ("unsubscribe", "sunsubscribe"):
+                    raise Unsubscribed(f"{channel} unsubscribed by the server")
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -48,17 +61,22 @@ async def follow(redis: aioredis.Redis, channel: str, receive: Callable[[bytes],
             failing = True
             broken()
             await asyncio.sleep(pause)
+            with contextlib.suppress(Exception):
+                await channels.refresh(redis)
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if pubsub is not None:
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                if client is not None:
+                    await client.aclose()
 
 
-async def _confirmed(pubsub: aioredis.client.PubSub, channel: str) -> None:
+async def _confirmed(pubsub: PubSub, kind: str) -> None:
     """Wait (a bounded time) for Redis to confirm the subscription: until then it does not stand."""
     async with asyncio.timeout(CONFIRM):
         while True:
             message = await pubsub.get_message(timeout=CONFIRM)
-            if message is not None and message["type"] == "subscribe":
+            if message is not None and message["type"] == kind:
                 return
 
 

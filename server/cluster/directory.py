@@ -17,6 +17,7 @@ import msgpack
 
 from server.cluster import channel
 from server.lobby.listing import Others, listed, stamp
+from server.store import pubsub
 from server.store.lease import LEASE_MS
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class Directory:
                         pipe.hset(_hash(self.node), mapping=put)  # type: ignore[arg-type]
                     if gone:
                         pipe.hdel(_hash(self.node), *gone)
-                    pipe.publish(CHANNEL, msgpack.packb([self.node, put, gone]))
+                    pubsub.publish(redis, pipe, CHANNEL, msgpack.packb([self.node, put, gone]))
                     await pipe.execute()
             except Exception:
                 log.exception("room summaries not published; all sent again")

@@ -26,6 +26,7 @@ import msgpack
 from server.cluster import channel
 from server.ops import metrics
 from server.rooms.peer import Peer
+from server.store import pubsub
 
 if TYPE_CHECKING:
     from server.lobby.lobby import Lobby
@@ -271,7 +272,7 @@ class Relay:
             try:
                 async with redis.pipeline(transaction=False) as pipe:
                     for node, messages in batches.items():
-                        pipe.publish(CHANNEL + node, msgpack.packb(messages))
+                        pubsub.publish(redis, pipe, CHANNEL + node, msgpack.packb(messages))
                     await pipe.execute()
             except Exception:
                 log.exception("relayed messages not published: their clients reconnect")

@@ -59,13 +59,15 @@ async def run(
     companions: Companions | None = None,
     node: str = "",
     trusted_proxies: Sequence[str] = (),
+    replicas: int = 0,
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM/SIGINT), with rooms reloaded from Redis first; websockets from
     web pages only of ``origins``; plain ws:// beyond loopback only with ``allow_plain``; the client's address
-    from a PROXY or X-Forwarded-For header only of ``trusted_proxies`` (addresses or networks)."""
+    from a PROXY or X-Forwarded-For header only of ``trusted_proxies`` (addresses or networks); a decision acknowledged
+    only once ``replicas`` replicas of its Redis primary confirm it."""
     trusted = forwarded.Trusted(trusted_proxies)
     exposure.check_bind(host, allow_plain)
-    store = Store(redis_url)
+    store = Store(redis_url, replicas)
     await wait_for_store(store)
     health = Health(store)
     health.start()
@@ -173,7 +175,7 @@ def _dial(host: str) -> str:
 
 def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str, per_address: int = PER_ADDRESS,
                   origins: Sequence[str] = (), allow_plain: bool = False, companions: Companions | None = None,
-                  node: str = "", trusted_proxies: Sequence[str] = ()) -> None:
+                  node: str = "", trusted_proxies: Sequence[str] = (), replicas: int = 0) -> None:
     """``cardroom serve``: use ``redis_url``, or start the embedded redis-server in ``data_dir``."""
     exposure.check_bind(host, allow_plain)
     logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
@@ -184,7 +186,8 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     try:
         _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address, origins=origins,
-                      allow_plain=allow_plain, companions=companions, node=node, trusted_proxies=trusted_proxies))
+                      allow_plain=allow_plain, companions=companions, node=node, trusted_proxies=trusted_proxies,
+                      replicas=replicas))
     finally:
         if embedded is not None:
             embedded.stop()

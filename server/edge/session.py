@@ -322,12 +322,14 @@ class Session:
         request = retries.key("join", self.scope, m.get("request"))
         prior = await self.lobby.store.requested(request) if request else None
         if prior is not None:  # a retry: the seat it took
-            room_id, _, seat = prior.rpartition(":")
+            room_id, _, seat = prior.partition(":")  # (``room:seat`` as stored before hash tags)
             if room_id != m["room"]:
                 raise ProtocolError(ErrorCode.BAD_FIELD, f"join: request key {m['request']!r} was used to join room "
                                                          f"{room_id}, not {m['room']}; use a new key")
-            await self.sit(room_id, int(seat), re, again=True, nonce=m.get("nonce", ""))
-            return
+            took = prior if seat else await self.lobby.store.requested(request, room_id)
+            if took is not None:
+                await self.sit(room_id, int(took.rpartition(":")[2]), re, again=True, nonce=m.get("nonce", ""))
+                return
         await self.sit(m["room"], m.get("seat"), re, request, nonce=m.get("nonce", ""))
 
     async def sit(self, room_id: str, seat: int | None, re: int, request: str = "", again: bool = False,
@@ -352,7 +354,11 @@ class Session:
 
     async def enter(self, room: Room, watching: int | None, re: int, kind: str, **fields: Any) -> None:
         """Reply ``kind`` and watch the room: its view with ``re`` and its recent events, the result if
-        it is over, its last chat lines; all sent at once, after what must be read first."""
+        it is over, its last chat lines; all sent at once, after what must be read first. A room whose last commit's
+        fate was unknown reads it first: a resume after ``outcome_unknown`` or ``unavailable`` learns what stands."""
+        if room.suspect:
+            async with room.lock:
+                await room.resync()
         await room.recover_history()
         lines = await chat.past(self.lobby.store, room, watching)
         if room.closed:  # cancelled or expired while the above was read

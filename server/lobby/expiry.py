@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from protocol import ErrorCode, ProtocolError, encode
 from server.lobby.listing import listed, waiting
 from server.rooms.peer import Peer
-from server.store.store import LIVE_TTL, OPEN, PREFIX
+from server.store import keys
+from server.store.store import LIVE_TTL
 
 if TYPE_CHECKING:
     from server.lobby.lobby import Lobby
@@ -31,23 +32,23 @@ ABANDONED_AFTER = 60.0
 SWEEP_EVERY = 15.0
 """Seconds between two sweeps of the rooms."""
 
-# Replace a room that is not over by its tombstone and drop its log and chat, in one step.
+# Replace a room that is not over by its tombstone and drop its log and chat, in one step (then it leaves the
+# open set: a room left there by a stop in between is dropped from it by the next adoption pass).
 _CLOSE = """
 if redis.call('HGET', KEYS[1], 'over') == '1' then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], 'closed', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('SREM', KEYS[4], ARGV[3])
 return 1
 """
 
 
 async def close(lobby: Lobby, room: Room, reason: str, by: Peer | None = None, re: int | None = None) -> None:
     """Delete a waiting room (the caller holds its lock) and tell everyone watching it why."""
-    key = f"{PREFIX}room:{room.id}"
     script = lobby.store.redis.register_script(_CLOSE)
-    if not await script(keys=[key, key + ":log", key + ":chat", OPEN], args=[reason, str(LIVE_TTL), room.id]):
+    if not await script(keys=[keys.room(room.id), keys.log(room.id), keys.chat(room.id)], args=[reason, str(LIVE_TTL)]):
         raise ProtocolError(ErrorCode.CANNOT_CANCEL, f"room {room.id} has a finished match; it cannot be closed")
+    await lobby.store.closing(room.id)
     tell_closed(lobby, room, reason, by, re)
 
 
@@ -95,7 +96,8 @@ def abandoned(room: Room, now: float) -> bool:
 
 
 class Sweeper:
-    """The background sweep: expires waiting rooms, archives matches ended outside a decision, retires finished rooms."""
+    """The background sweep: expires waiting rooms, archives matches ended outside a decision, writes what finished
+    matches left to write elsewhere, retires finished rooms."""
 
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
@@ -116,10 +118,8 @@ class Sweeper:
         now = time.time()
         for room in list(self.lobby.rooms.values()):
             if room.over:
-                if room.ended is None:
-                    outcome = room.game.outcome(room.state)
-                    await self.lobby.store.finish(room.id, outcome.data() if outcome is not None else None)
-                    room.ended = now
+                if room.ended is None or room.out:  # archived, scored and settled now, or what remains of it
+                    await room.end_at_deal() if room.ended is None else await room.flush()
                 elif not listed(room, now) and not room.watchers:
                     self.lobby.rooms.pop(room.id, None)
             elif waiting(room) and (now - room.created >= WAITING_TTL or abandoned(room, now)):

@@ -12,6 +12,7 @@ import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import msgpack
@@ -28,6 +29,7 @@ from server.players.identity import Names
 from server.rooms import seeding, snapshots
 from server.rooms.clock import limits_for
 from server.rooms.room import Room
+from server.store import keys
 from server.store.health import Health
 from server.store.lease import LEASE_MS, Leases, new_node_id
 from server.store.store import RoomRecord, Store
@@ -109,6 +111,8 @@ class Lobby:
         """What the other nodes list (server/cluster/directory.py; set by the app)."""
         self.sweeps: list[Callable[[], Awaitable[None]]] = []
         """Steps run after each lease pass (the relay's sweep of relayed clients; set by the app)."""
+        self.missing: set[str] = set()
+        """Open-set entries found with no room at the last adoption pass: dropped if still so at the next."""
 
     def games_and_statuses(self) -> Iterator[tuple[str, str]]:
         """Each room in memory's game and status (the rooms gauge of server/ops/metrics.py)."""
@@ -241,12 +245,21 @@ class Lobby:
                 table=table, spectator_chat=spectator_chat, limits=limits.data(), daily=day,
                 server_seed=server_seed, salt=salt, seeding=how, replays=replays, hosted=hosted,
             )
-            made = await self.store.create(record, request)
-            if made and made != room_id:  # the same keyed request, served meanwhile
-                return await self.find(made)
+            made = await self.store.create(record, request, self.leases.node)
+            if made and made != room_id:  # the same keyed request, served before
+                try:
+                    return await self.find(made)
+                except ProtocolError as exc:
+                    if exc.code is not ErrorCode.UNKNOWN_ROOM:
+                        raise
+                # its making was cut between remembering the request and storing the room: made now, under its id
+                room_id = made
+                record = replace(record, room=made, commitment=seeding.commitment(made, server_seed, salt))
+                if not await self.store.create(record, holder=self.leases.node):
+                    return await self.find(made)  # made meanwhile, by the request it was remembered for
             if made:
                 room = Room(record, game, state, self.store)
-                room.fence, _ = await self.leases.take(room_id)
+                room.fence = 1  # its lease taken as it was made
                 self.rooms[room_id] = room
                 self._evict()
                 return room
@@ -274,7 +287,10 @@ class Lobby:
     async def restore(self) -> int:
         """Read the ids of every unfinished room and start loading them in the background (:meth:`warm`);
         returns how many. Until it is done a room asked for by id is loaded at once (:meth:`find`), and a
-        listing waits for it a while (:meth:`listing_ready`)."""
+        listing waits for it a while (:meth:`listing_ready`). Keys named before hash tags are moved first
+        (server/store/keys.py)."""
+        if self.store.cluster is None:
+            await keys.migrate(self.store.redis)
         self.alive = await self.store.alive()
         ids = await self.store.open_ids()
         self.warming = asyncio.create_task(self.warm(ids))
@@ -344,17 +360,18 @@ class Lobby:
         room = self.rooms[record.room] = Room(record, game, state, self.store, self.alive if record.ended is None else None)
         room.fence = fence
         room.arm()
-        if room.over and record.ended is None:  # dealt lost, and its node stopped before it archived it
+        if room.over and (record.ended is None or record.out):  # its node stopped before it wrote all of its end
             self.finishing.add(task := asyncio.create_task(self._end_at_deal(room)))
             task.add_done_callback(self.finishing.discard)
         return room
 
     async def _end_at_deal(self, room: Room) -> None:
+        """Archive a deal lost at once, or write what a finished match left to write, after its node stopped."""
         try:
-            await room.end_at_deal()
-            log.info("a deal lost at once archived after a restart", extra={"room": room.id})
-        except Exception:  # the next load tries again
-            log.exception("a deal lost at once not archived", extra={"room": room.id})
+            await room.end_at_deal() if room.ended is None else await room.flush()
+            log.info("a finished match's end written after its node stopped", extra={"room": room.id})
+        except Exception:  # the sweep, or the next load, tries again
+            log.exception("a finished match's end not written", extra={"room": room.id})
 
     async def keep(self, stop: asyncio.Event) -> None:
         """Renew this node's leases every third of their time; a room whose lease was lost stops being served
@@ -424,6 +441,13 @@ class Lobby:
         away = [i for i in await self.store.open_ids() if i not in self.rooms]
         orphans = [i for i, holder in zip(away, await self.leases.holders(away), strict=True) if holder is None]
         records = await self.store.load_many(orphans)
+        found = {r.room for r in records}
+        missing = {i for i in orphans if i not in found}  # closed, or a making cut before its hash: twice, it goes
+        for room_id in missing & self.missing:
+            await self.store.closing(room_id)
+        self.missing = missing
+        for record in [r for r in records if r.ended is not None and not r.out]:  # finished, all written: it goes
+            await self.store.closing(record.room)
         fences = await self._fences(records)
         for record in records:
             loaded = record.room in self.rooms  # loaded meanwhile (made here, or asked for): it carries on

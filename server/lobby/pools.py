@@ -2,7 +2,7 @@
 paired with the waiting player of nearest rating, within a gap that widens the longer they wait; one who opted
 in is given a computer opponent after the wait they chose (docs/protocol.md, "Matchmaking").
 
-The pools live in Redis, so any node takes tickets and pairs them (prefix ``cardroom:``):
+The pools live in Redis, so any node takes tickets and pairs them (prefix ``cardroom:{pools}:``, one slot):
 
 - ``pool:{pool}:rating`` a sorted set, ticket -> the player's rating; ``pool:{pool}:tickets`` a hash, ticket ->
   msgpack {player, name, nonce, since, holder, after, level}; ``pools`` the set of pools that had tickets;
@@ -38,6 +38,7 @@ from server.lobby.lobby import Lobby
 from server.players import standings
 from server.rooms.clock import limits_for
 from server.rooms.peer import Peer
+from server.store import keys, pubsub
 from server.store.lease import LEASE_MS
 
 __all__ = ["BASE_GAP", "PAIR_EVERY", "SITTING", "WIDEN_EVERY", "WIDEN_GAP", "Candidate", "Computers", "Pools",
@@ -63,7 +64,8 @@ SEAT_BATCH = 64
 SITTING = frozenset({"create_room", "join", "resume", "play_event"})
 """Requests that sit a connection in a room: they end its tickets first."""
 
-_P = "cardroom:"
+_P = keys.POOLS
+"""Every matchmaking key's prefix (``cardroom:{pools}:``): one slot, so that each script touches one."""
 POOLS = _P + "pools"
 OWNERS = _P + "ticket-owners"
 
@@ -85,7 +87,7 @@ def _paired_key(holder: str, ticket: str) -> str:
 
 
 def channel_of(node: str) -> str:
-    return f"{_P}paired:{node}"
+    return f"cardroom:paired:{node}"
 
 
 # KEYS: the ticket's pointer, the pool's rating set, its tickets hash, the pools, the owner's tickets, the owners.
@@ -325,7 +327,7 @@ class Pools:
             self._ended(earlier, "replaced")
         elif replaced and replaced != holder and not replaced.startswith(self.owner + "|"):
             node = replaced.split("|", 1)[0]
-            await self.redis.publish(channel_of(node), msgpack.packb(["ended", ticket, replaced, "replaced"]))
+            await pubsub.publish(self.redis, self.redis, channel_of(node), msgpack.packb(["ended", ticket, replaced, "replaced"]))
         self.local[ticket] = Waiting(ticket, game.name, holder, peer)
         log.info("queued", extra={"conn": peer.id})
         return {"game": game.name, "rated": rated, "clock": limits.data(), "rating": round(rating, 1),
@@ -558,7 +560,7 @@ class Pools:
                         "opponent": names[1 - seat], "computer": computer}
                 pipe.set(_paired_key(info["holder"], ticket), msgpack.packb(told), ex=PAIRED_TTL)
                 node = info["holder"].split("|", 1)[0]
-                pipe.publish(channel_of(node), msgpack.packb(["paired", ticket, info["holder"]]))
+                pubsub.publish(self.redis, pipe, channel_of(node), msgpack.packb(["paired", ticket, info["holder"]]))
             await pipe.execute()
         log.info("paired", extra={"room": room.id})
         if self.on_paired is not None:

@@ -3,14 +3,16 @@
 The per-address (and per-player) quotas are counted in Redis, so every node of a cluster sees one count (three
 nodes do not give one address three times the quota) and a restarted node keeps it:
 
-- ``quota:minute:{address}``, a sorted set of the address's room creations in the last 60 s (wall-clock ms);
-- ``quota:held:addr:{address}`` and ``quota:held:player:{key}``, sorted sets of the rooms each created that may
+- ``quota:{address}:minute``, a sorted set of the address's room creations in the last 60 s (wall-clock ms);
+- ``quota:{address}:held`` and ``quota:held:player:{key}``, sorted sets of the rooms each created that may
   still be waiting for players (a creation under way is held as ``pending:{id}``).
 
-A creation takes its place in one script (``_TAKE``: prune, count, add, atomically), so concurrent creations
-from one address, on one node or several, never pass the quota together; a creation that fails gives its place
-back. Which held rooms still wait is judged on the node that checks: a room it serves by its status, a room
-another node serves by what that node publishes, any other by whether it is still unfinished in Redis.
+A creation takes its place in one script per holder (``_TAKE``: prune, count, add, atomically; the address's
+two keys share a slot, the player's lies in another), so concurrent creations from one address or one player,
+on one node or several, never pass the quota together; a place taken for the address and refused for the
+player is given back, as is that of a creation that fails. Which held rooms still wait is judged on the node
+that checks: a room it serves by its status, a room another node serves by what that node publishes, any other
+by whether it is still unfinished in Redis.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from redis.asyncio import Redis
 from protocol import ErrorCode, ProtocolError
 from server.ops import metrics
 from server.rooms.room import Room
+from server.store import keys
 from server.store.store import OPEN, PREFIX
 
 __all__ = ["MAX_ROOMS", "MAX_SPECTATORS", "PER_MINUTE", "WAITING", "Claim", "Quota", "check_spectators"]
@@ -44,46 +47,38 @@ PENDING = "pending:"
 HELD_TTL = 7 * 24 * 3600
 """Seconds a holder's set is kept after its last room (waiting rooms expire well before)."""
 
-# Take a place: drop the held entries found no longer waiting, prune the minute, refuse past a quota, else add
-# the creation to the minute and a pending entry to each holder. KEYS: minute, held by address, held by player
-# (may be absent); ARGV: now ms, window ms, per minute, waiting, id, held TTL s, the count of stale address
-# entries, those, then the stale player entries. Returns 1, or -1 (per minute), -2 (address), -3 (player).
+# Take a place for one holder: drop its held entries found no longer waiting, prune the minute (the address
+# only), refuse past a quota, else add the creation to the minute and a pending entry to the held set. KEYS: held,
+# then minute (the address only); ARGV: now ms, window ms, per minute, waiting, id, held TTL s, then the stale
+# entries. Returns 1, or -1 (per minute), -2 (waiting rooms).
 _TAKE = """
 local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
-local stale = tonumber(ARGV[7])
-for i = 8, 7 + stale do redis.call('ZREM', KEYS[2], ARGV[i]) end
-if KEYS[3] then for i = 8 + stale, #ARGV do redis.call('ZREM', KEYS[3], ARGV[i]) end end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
-if KEYS[3] and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -3 end
-redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('PEXPIRE', KEYS[1], window)
-for k = 2, #KEYS do
-  redis.call('ZADD', KEYS[k], now, 'pending:' .. ARGV[5])
-  redis.call('EXPIRE', KEYS[k], ARGV[6])
+for i = 7, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
+if KEYS[2] then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return -2 end
+if KEYS[2] then
+  redis.call('ZADD', KEYS[2], now, ARGV[5])
+  redis.call('PEXPIRE', KEYS[2], window)
+end
+redis.call('ZADD', KEYS[1], now, 'pending:' .. ARGV[5])
+redis.call('EXPIRE', KEYS[1], ARGV[6])
 return 1
 """
 
-# Settle a place: the pending entry becomes the room (ARGV[2] not empty), or the place is given back.
-# KEYS: minute, holders...; ARGV: id, room or '', now ms.
+# Settle a place for one holder: the pending entry becomes the room (ARGV[2] not empty), or the place is given
+# back. KEYS: held, then minute (the address only); ARGV: id, room or '', now ms.
 _SETTLE = """
-for k = 2, #KEYS do
-  redis.call('ZREM', KEYS[k], 'pending:' .. ARGV[1])
-  if ARGV[2] ~= '' then redis.call('ZADD', KEYS[k], ARGV[3], ARGV[2]) end
-end
-if ARGV[2] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) end
+redis.call('ZREM', KEYS[1], 'pending:' .. ARGV[1])
+if ARGV[2] ~= '' then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2]) end
+if ARGV[2] == '' and KEYS[2] then redis.call('ZREM', KEYS[2], ARGV[1]) end
 return 1
 """
 
-
-def _minute(address: str) -> str:
-    return f"{PREFIX}quota:minute:{address}"
-
-
-def _held(address: str) -> str:
-    return f"{PREFIX}quota:held:addr:{address}"
+_minute = keys.quota_minute
+_held = keys.quota_held
 
 
 def _held_player(player: str) -> str:
@@ -93,8 +88,9 @@ def _held_player(player: str) -> str:
 class Claim:
     """A place taken for one room being created; ``room`` is set once it exists."""
 
-    def __init__(self, keys: list[str], ident: str) -> None:
-        self.keys = keys
+    def __init__(self, holders: list[list[str]], ident: str) -> None:
+        self.holders = holders
+        """Each holder's keys (held, then the address's minute), one script each."""
         self.id = ident
         self.room = ""
 
@@ -118,35 +114,49 @@ class Quota:
             yield taken
         except BaseException:
             with contextlib.suppress(Exception):
-                await self._settle(keys=taken.keys, args=[taken.id, "", 0])
+                await self._give_back(taken.holders, taken.id)
             raise
-        await self._settle(keys=taken.keys, args=[taken.id, taken.room, _now()])
+        for holder in taken.holders:
+            await self._settle(keys=holder, args=[taken.id, taken.room, _now()])
+
+    async def _give_back(self, holders: list[list[str]], ident: str) -> None:
+        for holder in holders:
+            await self._settle(keys=holder, args=[ident, "", 0])
 
     async def take(self, address: str, rooms: Mapping[str, Room], player: str = "") -> Claim:
         if len(rooms) >= MAX_ROOMS:
             metrics.REFUSED.labels("server_full").inc()
             raise ProtocolError(ErrorCode.SERVER_FULL, f"this server holds {MAX_ROOMS} rooms, its most; try later")
-        keys = [_minute(address), _held(address)] + ([_held_player(player)] if player else [])
+        holders = [[_held(address), _minute(address)]] + ([[_held_player(player)]] if player else [])
         now = _now()
         async with self.redis.pipeline(transaction=False) as pipe:
-            for key in keys[1:]:
-                pipe.zrange(key, 0, -1, withscores=True)
+            for holder in holders:
+                pipe.zrange(holder[0], 0, -1, withscores=True)
             held: list[list[tuple[bytes, float]]] = await pipe.execute()
         stale = await self._stale(held, rooms, now)
         ident = secrets.token_hex(8)
-        args: list[str | int] = [now, WINDOW_MS, PER_MINUTE, WAITING, ident, HELD_TTL, len(stale[0]), *stale[0]]
-        if player:
-            args += stale[1]
-        result = await self._take(keys=keys, args=args)
-        if result == -1:
-            metrics.REFUSED.labels("rooms_per_minute").inc()
-            raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"at most {PER_MINUTE} rooms a minute from one address")
-        if result in (-2, -3):
+        taken: list[list[str]] = []
+        for n, holder in enumerate(holders):
+            try:
+                result = await self._take(keys=holder, args=[now, WINDOW_MS, PER_MINUTE, WAITING, ident, HELD_TTL,
+                                                             *stale[n]])
+            except BaseException:  # failed: the places taken so far go back
+                with contextlib.suppress(Exception):
+                    await self._give_back(taken, ident)
+                raise
+            if result == 1:
+                taken.append(holder)
+                continue
+            with contextlib.suppress(Exception):  # refused: likewise
+                await self._give_back(taken, ident)
+            if result == -1:
+                metrics.REFUSED.labels("rooms_per_minute").inc()
+                raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"at most {PER_MINUTE} rooms a minute from one address")
             metrics.REFUSED.labels("waiting_rooms").inc()
-            who = "your address holds" if result == -2 else "you hold"
+            who = "your address holds" if n == 0 else "you hold"
             raise ProtocolError(ErrorCode.TOO_MANY_ROOMS, f"{who} {WAITING} rooms still waiting for players, "
                                                           f"the most allowed; play or cancel one first")
-        return Claim(keys, ident)
+        return Claim(holders, ident)
 
     async def _stale(self, held: list[list[tuple[bytes, float]]], rooms: Mapping[str, Room],
                      now: int) -> list[list[str]]:

@@ -1,9 +1,10 @@
 """Player identity: a secret key kept by the client, a public id derived from it, and names bound to keys.
 
-Redis (prefix ``cardroom:``): ``name:{casefolded name}`` holds the hash of the key the name is
-bound to; ``look:{look}`` (server/players/names.py: the confusable skeleton) a hash of ``key`` (the
+Redis (prefix ``cardroom:``, every name and look in the ``{names}`` slot, server/store/keys.py):
+``{names}:name:NAME`` (the casefolded name) holds the hash of the key the name is bound to;
+``{names}:look:LOOK`` (server/players/names.py: the confusable skeleton) a hash of ``key`` (the
 same key hash) and ``name`` (the first name bound with that look), so that a name that looks like a
-bound one is found in one lookup; ``player:{id}:rooms`` the set of rooms where that player holds a seat.
+bound one is found in one lookup; ``player:ID:rooms`` the set of rooms where that player holds a seat.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from redis.exceptions import RedisError
 
 from protocol import ErrorCode, ProtocolError
 from server.players.names import look, normalise
+from server.store import keys
 
 __all__ = ["MAX_KEY", "MIN_KEY", "Identity", "Names", "identify", "player_id"]
 
@@ -80,7 +82,7 @@ class Names:
         """Bind ``name`` to ``key`` if it is free and looks like no name bound to another key: whether the key
         (or a guest, for such a name) may use it, and if not because it looks like another name, that name."""
         try:
-            held, like = await self._bind(keys=[f"{PREFIX}name:{name.casefold()}", f"{PREFIX}look:{look(name)}"],
+            held, like = await self._bind(keys=[keys.name(name.casefold()), keys.look(look(name))],
                                           args=[_key_hash(key) if key else "", name])
         except (RedisError, OSError) as exc:
             raise ProtocolError(ErrorCode.UNAVAILABLE, f"the name could not be checked, try again: {exc}") from None
@@ -91,10 +93,11 @@ class Names:
         name is stored only case-folded, so its look is that of the case-folded name."""
         if await self.redis.exists(INDEXED):
             return
-        async for raw in self.redis.scan_iter(match=f"{PREFIX}name:*", count=1000):
+        prefix = keys.name("")
+        async for raw in self.redis.scan_iter(match=prefix + "*", count=1000):
             stored = raw.decode() if isinstance(raw, bytes) else str(raw)
-            name = stored[len(f"{PREFIX}name:"):]
-            await self._index(keys=[stored, f"{PREFIX}look:{look(name)}"], args=[name])
+            name = stored[len(prefix):]
+            await self._index(keys=[stored, keys.look(look(name))], args=[name])
         await self.redis.set(INDEXED, b"1")
 
 

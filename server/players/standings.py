@@ -1,10 +1,12 @@
 """Where players stand: Glicko-2 ratings of rated head-to-head rooms, and each player's match history.
 
-Settled once per finished room, in one atomic Redis step guarded by a marker on the room, so a
-retry or a restart never counts a match twice. Layout (prefix ``cardroom:``):
-``rating:{game}`` a hash player -> msgpack [r, rd, sigma, games, name]; ``leaders:{game}`` a sorted
-set player -> r; ``history:{player}`` a list of msgpack entries, newest first, capped at ``KEEP``;
-``settled:{room}`` the marker, kept as long as match records.
+Settled once per finished room, whatever the number of tries: what settling writes is worked out once and
+kept in the room's hash (``settle``, the first one stored wins), then written in steps that each count once,
+so a retry or a restart (on a Redis Cluster, where these keys lie in other slots than the room's) never counts
+a match twice. Layout (prefix ``cardroom:``, server/store/keys.py): ``rating:{game}`` a hash player -> msgpack
+[r, rd, sigma, games, name] and ``leaders:{game}`` a sorted set player -> r, written in one step with
+``rated:{game}:{room}``, the mark that the match was rated (kept as long as match records); ``history:{player}``
+a list of msgpack entries, newest first, capped at ``KEEP``, to which an entry already in it is not added again.
 """
 from __future__ import annotations
 
@@ -13,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
+from redis.commands.core import AsyncScript
 
 from engine.interface import Outcome, OutcomeReason
 from protocol import ErrorCode, ProtocolError
 from server.players.ratings import DEFAULT, Rating, update
+from server.store import keys
 from server.store.store import PREFIX, RECORD_TTL, Store
 
 __all__ = ["KEEP", "RATED", "Finished", "history", "leaders", "rating_of", "settle"]
@@ -27,30 +31,33 @@ RATED = "rated"
 KEEP = 50
 """Matches kept in a player's history."""
 
-# KEYS: marker, ratings hash, leaderboard, then one history list per player.
-# ARGV: marker ttl, history length, n ratings, then n times (player, packed rating, r), then one entry per history.
-_SETTLE = """
+# What settling writes, kept in the room's hash: the first stored wins. KEYS: room; ARGV: the packed settlement.
+_FIX = """
+redis.call('HSETNX', KEYS[1], 'settle', ARGV[1])
+return redis.call('HGET', KEYS[1], 'settle')
+"""
+
+# The ratings of a match, once (one slot: the game's). KEYS: mark, ratings hash, leaderboard; ARGV: mark ttl,
+# then per player (player, packed rating, r). 1 if rated now, 0 if before.
+_RATE = """
 if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
-local n = tonumber(ARGV[3])
-for i = 0, n - 1 do
-  redis.call('HSET', KEYS[2], ARGV[4 + 3 * i], ARGV[5 + 3 * i])
-  redis.call('ZADD', KEYS[3], ARGV[6 + 3 * i], ARGV[4 + 3 * i])
-end
-local first = 4 + 3 * n
-for k = 4, #KEYS do
-  redis.call('LPUSH', KEYS[k], ARGV[first + k - 4])
-  redis.call('LTRIM', KEYS[k], 0, tonumber(ARGV[2]) - 1)
+for i = 2, #ARGV, 3 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[3], ARGV[i + 2], ARGV[i])
 end
 return 1
 """
 
+# A match's entry in a player's history, once. KEYS: the history; ARGV: the entry, the history's length.
+_HISTORY = """
+if redis.call('LPOS', KEYS[1], ARGV[1]) then return 0 end
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+return 1
+"""
 
-def _ratings(game: str) -> str:
-    return f"{PREFIX}rating:{game}"
-
-
-def _leaders(game: str) -> str:
-    return f"{PREFIX}leaders:{game}"
+_ratings = keys.ratings
+_leaders = keys.leaders
 
 
 def _history(player: str) -> str:
@@ -78,11 +85,30 @@ class Finished:
 
 async def settle(store: Store, match: Finished) -> bool:
     """Rate a finished rated match and add the match to its players' histories, once; False if done before."""
+    fixed = await store.redis.hget(keys.room(match.room), "settle")
+    if fixed is None:
+        fix = store.redis.register_script(_FIX)
+        fixed = await fix(keys=[keys.room(match.room)], args=[await _settlement(store, match)])
+    ratings, entries = msgpack.unpackb(fixed, raw=False)
+    history = store.redis.register_script(_HISTORY)
+    calls: list[tuple[AsyncScript, list[str], list[Any]]] = [
+        (history, [_history(player)], [entry, str(KEEP)]) for player, entry in entries]
+    if ratings:
+        calls.append((store.redis.register_script(_RATE), [keys.rated(match.game, match.room), _ratings(match.game),
+                      _leaders(match.game)], [str(RECORD_TTL), *(x for rated in ratings for x in rated)]))
+    done = await keys.run_all(store.redis, calls)
+    if any(done):
+        log.info("settled", extra={"room": match.room})
+    return any(done)
+
+
+async def _settlement(store: Store, match: Finished) -> bytes:
+    """What settling ``match`` writes: [the ratings, each (player, packed rating, r)], [each (player, history entry)]."""
     outcome = match.outcome
     players = list(match.owners)
     rated = match.table == RATED and outcome.reason is not OutcomeReason.ABORTED and all(players)
     changes: dict[int, tuple[Rating, Rating]] = {}
-    args: list[Any] = []
+    ratings: list[tuple[str, bytes, str]] = []
     if rated:
         raw: list[bytes | None] = await store.redis.hmget(_ratings(match.game), players)  # type: ignore[assignment]
         stored = [None if r is None else msgpack.unpackb(r) for r in raw]
@@ -91,8 +117,8 @@ async def settle(store: Store, match: Finished) -> bool:
         for seat, player in enumerate(players):
             after = update(before[seat], [(before[1 - seat], _score(outcome, seat))])
             changes[seat] = (before[seat], after)
-            args += [player, msgpack.packb([after.r, after.rd, after.sigma, games[seat] + 1, match.names[seat]]),
-                     repr(after.r)]
+            ratings.append((player, msgpack.packb([after.r, after.rd, after.sigma, games[seat] + 1, match.names[seat]]),
+                            repr(after.r)))
     entries = []
     for seat, player in enumerate(players):
         if not player:
@@ -104,13 +130,8 @@ async def settle(store: Store, match: Finished) -> bool:
         if seat in changes:
             entry["rating"] = [round(changes[seat][0].r, 1), round(changes[seat][1].r, 1)]
         entries.append((player, msgpack.packb(entry)))
-    keys = [f"{PREFIX}settled:{match.room}", _ratings(match.game), _leaders(match.game),
-            *(_history(p) for p, _ in entries)]
-    done = await store.redis.eval(_SETTLE, len(keys), *keys, str(RECORD_TTL), str(KEEP), str(len(changes)),
-                                       *args, *(e for _, e in entries))
-    if done:
-        log.info("settled", extra={"room": match.room})
-    return bool(done)
+    packed: bytes = msgpack.packb([ratings, entries])
+    return packed
 
 
 async def leaders(store: Store, game: str, limit: int) -> list[dict[str, Any]]:

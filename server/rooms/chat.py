@@ -1,7 +1,7 @@
 """Table talk: short plain-text lines per room, rate limited per connection, the last few kept in Redis.
 
-Layout: ``cardroom:room:{id}:chat``, a list of msgpack lines capped at ``KEEP`` (it takes the
-room's time to live once the match has ended).
+Layout: ``cardroom:room:{id}:chat`` (in the room's slot, server/store/keys.py), a list of msgpack lines capped at
+``KEEP`` (it takes the room's time to live once the match has ended).
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from protocol import ErrorCode, ProtocolError, encode
+from server.store import keys
 
 if TYPE_CHECKING:
     from server.rooms.peer import Peer
@@ -75,8 +76,7 @@ class Limiter:
         return True
 
 
-def _key(room: str) -> str:
-    return f"cardroom:room:{room}:chat"
+_key = keys.chat
 
 
 def _readers(room: Room, seat: int | None) -> list[Peer]:
@@ -100,7 +100,7 @@ async def post(store: Store, room: Room, conn: Peer, text: str, limiter: Limiter
     message = {"t": "chat", "room": room.id, "name": conn.name, "seat": seat, "text": line, "ts": time.time()}
     script = store.redis.register_script(_POST)
     async with room.lock:  # lines reach everyone in the order they were stored
-        await script(keys=[_key(room.id), f"cardroom:room:{room.id}"], args=[msgpack.packb(message), str(KEEP)])
+        await script(keys=[_key(room.id), keys.room(room.id)], args=[msgpack.packb(message), str(KEEP)])
         frame = encode({**message, "re": None})
         for reader in _readers(room, seat):
             reader.send(encode({**message, "re": re}) if reader is conn else frame)

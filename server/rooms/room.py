@@ -14,7 +14,7 @@ import msgpack
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, ProtocolError, encode
-from server.errors import Fenced
+from server.errors import Fenced, Unreplicated
 from server.ops import metrics
 from server.players import standings
 from server.rooms import clock as clocks
@@ -22,7 +22,7 @@ from server.rooms import seeding, snapshots
 from server.rooms.history import History
 from server.rooms.peer import Peer
 from server.rooms.reveal import reveal_fields
-from server.store.store import RoomRecord, Store
+from server.store.store import Outbox, RoomRecord, Store
 
 __all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token"]
 
@@ -110,6 +110,8 @@ class Room:
         """Another node took the room over: this copy serves nothing more."""
         self.touched: set[str] | None = None
         """Where the room notes that what the lobby shows of it may have changed (server/lobby/listing.py)."""
+        self.out = record.out
+        """The finished match's writes outside its slot not yet done (a packed :class:`Outbox`; b"": none)."""
 
     @property
     def dealt(self) -> bool:
@@ -213,16 +215,37 @@ class Room:
         return seat, token
 
     async def end_at_deal(self) -> None:
-        """Archive, score and settle a match that ended as it was dealt, as a decision that ends one would (each
-        step may be taken again: the archive is written once, a score entry and a settlement count once)."""
+        """Archive, score and settle a match that ended other than by a stored decision (as it was dealt), as a
+        decision that ends one would (each step may be taken again: the archive is written once, a score entry
+        and a settlement count once)."""
         outcome = self.game.outcome(self.state)
         assert outcome is not None
-        self.ended = time.time()
-        await self.store.finish(self.id, outcome.data())
-        entry = self.score_entry(outcome)
-        if entry is not None:
-            await self.store.add_score(*entry)
-        await self.settle()
+        out = self.outbox(outcome)
+        if await self.store.finish(self.id, outcome.data(), out):
+            self.out = out.pack()
+        else:  # archived before: what it left to write, if anything
+            self.out = await self.store.outbox(self.id)
+        self.ended = self.ended or time.time()
+        await self.flush()
+
+    def outbox(self, outcome: Outcome) -> Outbox:
+        """What the end of the match writes outside the room's slot: its score entry, and its settlement when a
+        player with an id held a seat."""
+        return Outbox(self.score_entry(outcome), any(self.owners))
+
+    async def flush(self) -> None:
+        """Write what the finished match still has to write outside its slot (the score, the ratings and
+        histories, leaving the open set), then clear it: each write counts once, so a flush cut short (a stop,
+        an outage) is simply done again, here by the sweep or by whichever node loads the room next."""
+        if not self.out:
+            return
+        out = Outbox.unpack(self.out)
+        if out.settle:
+            await self.settle()
+        if out.score is not None:
+            await self.store.add_score(*out.score)
+        await self.store.done(self.id, self.out)
+        self.out = b""
 
     async def settle(self) -> bool:
         """Rate the finished match and add it to its players' histories, once (server/players/standings.py)."""
@@ -391,15 +414,20 @@ class Room:
         clock = self.clock.copy()
         clock.decided(seat, str(decision.get("kind")), by_server)
         clock.sync(self.game, state, all(self.seats), now)
+        out = self.outbox(outcome) if outcome is not None else None
         started = time.perf_counter()
         try:
             await self.store.commit(
                 self.id, current, new_version, packed, msgpack.packb(entry),
-                outcome is not None, self.score_entry(outcome), outcome.data() if outcome is not None else None,
+                outcome is not None, out, outcome.data() if outcome is not None else None,
                 msgpack.packb(clock.data()), link, self.fence,
             )
         except Fenced:
             raise self.lost() from None
+        except Unreplicated as exc:  # the primary has it, too few replicas do: told nothing; the room resyncs
+            self.suspect = True
+            raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not confirmed by the store's replicas ({exc}); "
+                                "resume the seat to learn whether it stands, or send it again (never applied twice)") from None
         except Exception as exc:  # StaleWrite, redis-py and socket errors alike: stored or not?
             landed = await self._landed(new_version)
             if landed is None:
@@ -416,9 +444,10 @@ class Room:
         self.link = link
         if outcome is not None:  # settled before anyone is told, so the end's view finds the ratings moved
             self.ended = time.time()
+            self.out = out.pack() if out is not None else b""
             try:
-                await self.settle()
-            except Exception:  # the match stands; its rating and history can be settled again later
+                await self.flush()
+            except Exception:  # the match stands; the sweep writes what remains (each write counts once)
                 log.exception("match not settled", extra={"room": self.id})
         self.broadcast(events, conn, re, seat)
         self.arm()
@@ -462,6 +491,7 @@ class Room:
             log.warning("resynced from the store", extra={"room": self.id, "version": record.version})
             self.state = snapshots.rebuild(self.game, record)
             self.link = record.link
+            self.out = record.out
             now = time.time()
             self.clock = clocks.Clock.load(clocks.Limits.from_data(record.limits), len(self.seats), record.clock, None, now)
             self.clock.sync(self.game, self.state, all(self.seats), now)

@@ -4,7 +4,11 @@ alone), as if sent by itself.
 
 A batch is packed once (redis-py's packer, hiredis' C one when installed) and written on a connection kept
 for commits, and its replies read back in order: no pipeline object per batch. Every call is a Lua script
-call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent).
+call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent). On a
+Redis Cluster a batch is split by the primary that serves each call's slot, with a commit connection kept per
+primary, and the parts are sent at once. With ``replicas`` (``--min-replicas-acked``), ``WAIT replicas timeout``
+follows each batch on its connection: if fewer replicas confirm it in time, each call of the batch that
+succeeded fails with :class:`server.errors.Unreplicated` instead (its primary holds it, a failover may not).
 """
 from __future__ import annotations
 
@@ -13,16 +17,21 @@ import contextlib
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
+from server.errors import Unreplicated
 from server.ops import metrics
 
-__all__ = ["REPLY_TIMEOUT", "Group"]
+__all__ = ["REPLICA_WAIT_MS", "REPLY_TIMEOUT", "Group"]
 
 REPLY_TIMEOUT = 10.0
 """Seconds to wait for a batch's replies: past that, each commit's room asks Redis whether it landed."""
+
+REPLICA_WAIT_MS = 1000
+"""Milliseconds a batch waits for its replicas (``WAIT``) before its commits are answered as unconfirmed."""
 
 Call = tuple[list[Any], list[Any], "asyncio.Future[Any]"]
 
@@ -30,12 +39,18 @@ Call = tuple[list[Any], list[Any], "asyncio.Future[Any]"]
 class Group:
     """Calls of one Lua script, batched while the batch before is in flight."""
 
-    def __init__(self, redis: aioredis.Redis, script: AsyncScript) -> None:
+    def __init__(self, redis: aioredis.Redis, script: AsyncScript, cluster: RedisCluster | None = None,
+                 replicas: int = 0) -> None:
         self.redis = redis
         self.script = script
+        self.cluster = cluster
+        """On a Redis Cluster: its client, which tells the primary of each call's slot."""
+        self.replicas = replicas
+        """Replicas that must confirm a batch before its commits succeed (0: the primary's reply is enough)."""
         self.pending: list[Call] = []
         self.flying: asyncio.Task[None] | None = None
-        self.conn: AbstractConnection | None = None
+        self.conns: dict[str, AbstractConnection] = {}
+        """The connection kept for commits, per primary ("" on one Redis)."""
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -50,23 +65,31 @@ class Group:
             await asyncio.sleep(0)  # the other commits of this loop tick join the first batch
             while self.pending:
                 batch, self.pending = self.pending, []
-                await self._send(batch)
+                metrics.COMMIT_BATCH.observe(len(batch))
+                if self.cluster is None:
+                    await self._send("", batch)
+                else:
+                    parts: dict[str, list[Call]] = {}
+                    for call in batch:
+                        node = self.cluster.get_node_from_key(call[0][0])
+                        parts.setdefault(node.name if node is not None else "", []).append(call)
+                    await asyncio.gather(*(self._send(node, part) for node, part in parts.items()))
         finally:
             self.flying = None
 
-    async def _send(self, batch: list[Call]) -> None:
-        metrics.COMMIT_BATCH.observe(len(batch))
+    async def _send(self, node: str, batch: list[Call]) -> None:
         try:
-            results = await self._round_trip(batch)
+            results = await self._round_trip(node, batch)
             if any(isinstance(r, NoScriptError) for r in results):  # Redis restarted or flushed its scripts
                 await self.redis.script_load(self.script.script)
                 again = [call for call, r in zip(batch, results, strict=True) if isinstance(r, NoScriptError)]
-                redone = iter(await self._round_trip(again))  # those did not run: sending them again is safe
+                redone = iter(await self._round_trip(node, again))  # those did not run: sending them again is safe
                 results = [next(redone) if isinstance(r, NoScriptError) else r for r in results]
         except (Exception, asyncio.CancelledError) as exc:  # whether each landed is for its room to find out
-            if self.conn is not None:
+            conn = self.conns.get(node)
+            if conn is not None:  # kept: it connects again for the next batch
                 with contextlib.suppress(Exception):
-                    await self.conn.disconnect()
+                    await conn.disconnect()
             for _, _, future in batch:
                 if not future.done():
                     future.set_exception(exc if isinstance(exc, Exception) else ConnectionError("commit cancelled"))
@@ -81,28 +104,59 @@ class Group:
             else:
                 future.set_result(result)
 
-    async def _round_trip(self, batch: list[Call]) -> list[Any]:
-        """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
-        if self.conn is None:
-            self.conn = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]  # kept for commits
-        conn = self.conn
+    async def _connection(self, node: str) -> AbstractConnection:
+        """The connection kept for commits to ``node``."""
+        conn = self.conns.get(node)
+        if conn is None:
+            if self.cluster is None:
+                conn = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]  # kept
+            else:
+                found = self.cluster.get_node(node_name=node)
+                if found is None:
+                    raise ConnectionError(f"no primary {node or 'serves this slot'}")
+                conn = found.acquire_connection()
+            self.conns[node] = conn
         await conn.connect()
+        return conn
+
+    def _give_back(self, node: str, conn: AbstractConnection) -> None:
+        if self.cluster is None:
+            return
+        found = self.cluster.get_node(node_name=node)
+        if found is not None:
+            found.release(conn)  # type: ignore[arg-type]
+
+    async def _round_trip(self, node: str, batch: list[Call]) -> list[Any]:
+        """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
+        conn = await self._connection(node)
         sha = self.script.sha
-        await conn.send_packed_command(conn.pack_commands(
-            ("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch), check_health=False)
+        commands: list[tuple[Any, ...]] = [("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch]
+        if self.replicas:
+            commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
+        await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
         results: list[Any] = []
-        async with asyncio.timeout(REPLY_TIMEOUT):
+        async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):
             for _ in batch:
                 try:
                     results.append(await conn.read_response())
                 except ResponseError as exc:
                     results.append(exc)
+            if self.replicas:
+                confirmed = await conn.read_response()
+                if int(confirmed) < self.replicas:
+                    metrics.UNREPLICATED.inc(len(batch))
+                    short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in "
+                                         f"{REPLICA_WAIT_MS} ms")
+                    results = [r if isinstance(r, Exception) else short for r in results]
         return results
 
     async def close(self) -> None:
-        """Close the commit connection and give it back to the pool."""
-        if self.conn is not None:
-            conn, self.conn = self.conn, None
+        """Close the commit connections and give them back."""
+        for node, conn in list(self.conns.items()):
+            self.conns.pop(node, None)
             with contextlib.suppress(Exception):
                 await conn.disconnect()
-                await self.redis.connection_pool.release(conn)
+                if self.cluster is None:
+                    await self.redis.connection_pool.release(conn)
+                else:
+                    self._give_back(node, conn)

@@ -14,6 +14,8 @@ import socket
 
 import redis.asyncio as aioredis
 
+from server.store import keys
+
 __all__ = ["LEASE_MS", "Leases", "lease_key", "new_node_id"]
 
 LEASE_MS = int(os.environ.get("CARDROOM_LEASE_MS", "3000"))
@@ -84,12 +86,11 @@ end
 return out
 """
 
-NODE_PREFIX = "cardroom:node:"
-"""``cardroom:node:{id}``: a node's liveness, renewed with its leases; its value is the process's incarnation, so
-that a node restarted under the same id is told from the process before it."""
-NODES = "cardroom:nodes"
+NODES = keys.NODES
 """The live nodes: a sorted set of node ids scored by when their liveness lapses (Redis time, ms), so that
-finding them costs the nodes, not a scan of the keyspace."""
+finding them costs the nodes, not a scan of the keyspace. ``keys.node(id)`` (in the same slot) is a node's
+liveness, renewed with its leases; its value is the process's incarnation, so that a node restarted under the
+same id is told from the process before it."""
 
 # KEYS: the node's liveness, the live nodes; ARGV: node, ttl, incarnation. Say the node is alive; the nodes alive now.
 _BEAT = """
@@ -109,8 +110,7 @@ return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
 """
 
 
-def lease_key(room: str) -> str:
-    return f"cardroom:room:{room}:lease"
+lease_key = keys.lease
 
 
 def new_node_id(port: int = 0) -> str:
@@ -137,7 +137,7 @@ class Leases:
     async def take(self, room: str) -> tuple[int, str]:
         """(the room's new fencing token, this node) once the lease is ours; (0, holder) when another node holds
         it; (-1, "") when there is no such room."""
-        fence, holder = await self._take(keys=[lease_key(room), f"cardroom:room:{room}"], args=[self.node, LEASE_MS])
+        fence, holder = await self._take(keys=[lease_key(room), keys.room(room)], args=[self.node, LEASE_MS])
         return int(fence), holder.decode() if isinstance(holder, bytes) else str(holder)
 
     async def take_many(self, rooms: list[str]) -> list[int]:
@@ -145,10 +145,8 @@ class Leases:
         holds the lease, -1 where there is no such room."""
         if not rooms:
             return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for room in rooms:
-                await self._take(keys=[lease_key(room), f"cardroom:room:{room}"], args=[self.node, LEASE_MS], client=pipe)
-            taken = await pipe.execute()
+        taken = await keys.run_all(self.redis, [(self._take, [lease_key(room), keys.room(room)], [self.node, LEASE_MS])
+                                                for room in rooms])
         return [int(fence) for fence, _ in taken]
 
     async def hold(self, leases: list[str]) -> list[bool]:
@@ -160,31 +158,30 @@ class Leases:
 
     async def renew(self, rooms: dict[str, int | None]) -> list[str]:
         """Renew the leases of ``rooms`` (each with the fencing token this node holds); returns those no longer
-        ours. One round trip for them all."""
-        if not rooms:
-            return []
-        keys = [key for room in rooms for key in (lease_key(room), f"cardroom:room:{room}")]
-        fences = ["" if fence is None else str(fence) for fence in rooms.values()]
-        kept = await self._renew(keys=keys, args=[self.node, LEASE_MS, *fences])
-        return [room for room, ok in zip(rooms, kept, strict=True) if not ok]
+        ours. One round trip for them all (one script call; on a Redis Cluster one per slot, pipelined)."""
+        groups = keys.by_slot(self.redis, rooms.items(), lambda item: keys.room(item[0]))
+        kept = await keys.run_all(self.redis, [
+            (self._renew, [key for room, _ in group for key in (lease_key(room), keys.room(room))],
+             [self.node, LEASE_MS, *("" if fence is None else str(fence) for _, fence in group)]) for group in groups],
+            partial=True)  # a cluster's primary down: its rooms are kept until it answers (a lapsed lease is retaken)
+        kept = [[1] * len(group) if isinstance(oks, Exception) else oks for group, oks in zip(groups, kept, strict=True)]
+        return [room for group, oks in zip(groups, kept, strict=True) for (room, _), ok in zip(group, oks, strict=True)
+                if not ok]
 
     async def retire(self, rooms: list[str]) -> None:
         """This node stops: its leases given up (another node may take its rooms at once), and it is no
         longer counted alive."""
         await self.release_many(rooms)
-        await self.redis.delete(f"{NODE_PREFIX}{self.node}")
+        await self.redis.delete(keys.node(self.node))
         await self.redis.zrem(NODES, self.node)
 
     async def release_many(self, rooms: list[str]) -> None:
         """Give up the leases of ``rooms`` (those still ours), in one round trip."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for room in rooms:
-                await self._release(keys=[lease_key(room)], args=[self.node], client=pipe)
-            await pipe.execute()
+        await keys.run_all(self.redis, [(self._release, [lease_key(room)], [self.node]) for room in rooms])
 
     async def beat(self) -> int:
         """Say this node is alive (for a lease's time); returns how many other nodes say so."""
-        alive = await self._beat(keys=[f"{NODE_PREFIX}{self.node}", NODES], args=[self.node, LEASE_MS, self.incarnation])
+        alive = await self._beat(keys=[keys.node(self.node), NODES], args=[self.node, LEASE_MS, self.incarnation])
         return sum(1 for node in alive if node.decode() != self.node)
 
     async def nodes(self) -> list[str]:
@@ -199,12 +196,10 @@ class Leases:
         """The run of each node that says it is alive now (None: it does not)."""
         if not nodes:
             return []
-        raw = await self.redis.mget([f"{NODE_PREFIX}{n}" for n in nodes])
+        raw = await self.redis.mget([keys.node(n) for n in nodes])  # one slot: one MGET on a cluster too
         return [v.decode() if isinstance(v, bytes) else None for v in raw]
 
     async def holders(self, rooms: list[str]) -> list[str | None]:
         """Who holds each room's lease (None: nobody, the room is orphaned)."""
-        if not rooms:
-            return []
-        raw = await self.redis.mget([lease_key(r) for r in rooms])
+        raw = await keys.mget(self.redis, [lease_key(r) for r in rooms])
         return [v.decode() if isinstance(v, bytes) else None for v in raw]

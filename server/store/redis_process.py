@@ -72,10 +72,13 @@ def _stop_stale(pidfile: Path) -> None:
 class RedisProcess:
     """Start, stop and kill a redis-server with append-only persistence in ``data_dir``."""
 
-    def __init__(self, data_dir: str | Path, *, port: int | None = None, fsync: str = "always") -> None:
+    def __init__(self, data_dir: str | Path, *, port: int | None = None, fsync: str = "always",
+                 cluster: bool = False) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port if port is not None else free_port()
         self.fsync = fsync
+        self.cluster = cluster
+        """A node of a Redis Cluster (``cluster-enabled yes``), run with the redis-server on PATH."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -86,11 +89,15 @@ class RedisProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pidfile = self.data_dir / "redis.pid"
         _stop_stale(pidfile)
+        binary = shutil.which("redis-server") if self.cluster else None
         args = [
-            redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
+            binary or redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
             "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "", "--daemonize", "no",
             "--logfile", str(self.data_dir / "redis.log"), "--protected-mode", "yes", "--pidfile", str(pidfile),
         ]
+        if self.cluster:
+            args += ["--cluster-enabled", "yes", "--cluster-config-file", str(self.data_dir / "nodes.conf"),
+                     "--cluster-node-timeout", "2000", "--cluster-port", str(free_port())]
         self.process = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent
         )

@@ -1,11 +1,12 @@
-"""The Redis store: rooms, their states and decision logs, behind one interface.
+"""The Redis store: rooms, their states and decision logs, behind one interface; one Redis or a Redis Cluster.
 
-Layout (prefix ``cardroom:``): ``room:{id}`` a hash (game, options, seed (once dealt), commitment,
+Layout (prefix ``cardroom:``; every key of a room in the room's hash slot, see server/store/keys.py):
+``room:{id}`` a hash (game, options, seed (once dealt), commitment,
 ``server_seed``, ``salt``, ``seeding``, ``nonce:{n}`` each seat's nonce (server/rooms/seeding.py),
 created, version, ``state`` (a snapshot, see server/rooms/snapshots.py) and ``snap`` (the version it holds),
 ``link`` the last log record's link (server/rooms/snapshots.py), ``seat:{n}`` token hashes, ``name:{n}`` and ``player:{n}`` the
 name and player id of each seat's holder, ``limits`` and ``clock`` the room's clock, ``over``, ``hosted``
-(see :class:`RoomRecord`));
+(see :class:`RoomRecord`), ``out`` and ``settle`` (below));
 ``room:{id}:log`` a list of msgpack decision records; ``open`` the set of unfinished room ids;
 ``alive`` the last time a server said it was running (see server/rooms/clock.py).
 
@@ -14,10 +15,14 @@ When a match ends, the same atomic step stamps ``ended`` on the room, gives its 
 record a replay needs to ``match:{id}`` (a hash: game, options, seed, commitment, server_seed,
 salt, seeding, ``nonce:{n}``, created, ``replays`` (who may export it), ``player:{n}``,
 seats, ``name:{n}``, table, version, ended, ``outcome`` msgpack; no seat token hashes) and
-``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``.
+``match:{id}:log`` (the decision log), both kept ``RECORD_TTL``. What the end changes outside the room's slot
+(the open set, a score table, ratings and histories) is written next, by steps that may be repeated: the
+same step records them in the room's ``out`` field (an :class:`Outbox`), and the node that ends the match,
+or any node that loads the room later, writes them and then clears the field (:meth:`Store.done`).
 """
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from dataclasses import dataclass, replace
@@ -25,12 +30,18 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from server.errors import Fenced, StaleWrite, StoreUnavailable
+from server.store import keys
 from server.store.group import Group
+from server.store.lease import LEASE_MS
 
-__all__ = ["RoomRecord", "Store"]
+__all__ = ["CLUSTER_SCHEME", "Outbox", "RoomRecord", "Store"]
+
+CLUSTER_SCHEME = "redis+cluster://"
+"""A Redis URL with this scheme names a node of a Redis Cluster (``redis+cluster://host:port``)."""
 
 PREFIX = "cardroom:"
 OPEN = PREFIX + "open"
@@ -55,7 +66,7 @@ local function archive(k, a)
   local rec = {}
   for i = 1, #fields, 2 do
     local f = fields[i]
-    if f ~= 'state' and string.sub(f, 1, 5) ~= 'seat:' then
+    if f ~= 'state' and f ~= 'out' and f ~= 'settle' and string.sub(f, 1, 5) ~= 'seat:' then
       rec[#rec + 1] = f
       rec[#rec + 1] = fields[i + 1]
     end
@@ -72,59 +83,69 @@ end
 """
 ALIVE = PREFIX + "alive"
 
-# Version check, log append (with a snapshot of the state now and then) and (when the match ends) leaving
-# the open set: one atomic step, so a decision is either wholly stored or not at all. A room stored before
-# snapshots holds the state of its version: HSETNX marks it so before the first decision without one.
+# Version check, log append (with a snapshot of the state now and then) and (when the match ends) the match
+# record and what remains to write outside the room's slot (``out``): one atomic step, so a decision is either
+# wholly stored or not at all. A room stored before snapshots holds the state of its version: HSETNX marks it
+# so before the first decision without one. KEYS: room, log, chat, match, match log; ARGV: expected, version,
+# snapshot, record, over, out, clock, link, fence, then the archive's four.
 _COMMIT = _ARCHIVE + """
-if ARGV[11] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[11] then return -1 end
+if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[9] then return -1 end
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
 redis.call('HSETNX', KEYS[1], 'snap', ARGV[1])
 if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[10], 'state', ARGV[3], 'snap', ARGV[2])
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[8], 'state', ARGV[3], 'snap', ARGV[2])
 else
-  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[10])
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[8])
 end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'over', '1')
-  redis.call('SREM', KEYS[3], ARGV[6])
-  if ARGV[7] ~= '' then redis.call('ZADD', KEYS[4], ARGV[8], ARGV[7]) end
-  local n = #ARGV  -- the archive's four arguments always come last
-  archive({KEYS[1], KEYS[2], KEYS[5], KEYS[6], KEYS[7]}, {ARGV[n - 3], ARGV[n - 2], ARGV[n - 1], ARGV[n]})
+  archive(KEYS, {ARGV[10], ARGV[11], ARGV[12], ARGV[13]})
+  redis.call('HSET', KEYS[1], 'out', ARGV[6])
 end
-if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[9]) end
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
 return 1
 """
 
-# A seat, its holder's name, player id and nonce, the player's room set (and the clock the full room
-# starts, and the deal the last seat's nonce completes): one atomic step, so a lost reply cannot leave
-# a seat half claimed, nor a full room without its deal.
+# A seat, its holder's name, player id and nonce (and the clock the full room starts, the deal the last seat's
+# nonce completes, and a keyed join's seat): one atomic step, so a lost reply cannot leave a seat half claimed,
+# nor a full room without its deal. KEYS: room, the join's request (in the room's slot).
 _CLAIM = """
-if ARGV[15] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[15] then return -1 end
+if ARGV[14] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[14] then return -1 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
-if ARGV[6] ~= '' then redis.call('SADD', KEYS[2], ARGV[7]) end
-if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
-if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], ARGV[9], ARGV[10]) end
-if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'seed', ARGV[11], 'state', ARGV[12]) end
-if ARGV[13] ~= '' then redis.call('SET', KEYS[3], ARGV[14], 'EX', ARGV[13]) end
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], ARGV[8], ARGV[9]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'seed', ARGV[10], 'state', ARGV[11]) end
+if ARGV[12] ~= '' then redis.call('SET', KEYS[2], ARGV[13], 'EX', ARGV[12]) end
 return 1
 """
 
-# A new room: its hash and the open set (and, for a keyed request, the request's room, kept a while):
-# one atomic step. A request already served answers the room it made. KEYS: room, open, request;
-# ARGV: request ttl ('' for none), room id, then the room's fields and values. Returns 1, 0 (id taken) or
-# the id of the room the request made before.
+# A new room's hash, unless the id is taken, and (ARGV[1] not empty) its lease, held by ARGV[1] for ARGV[2] ms
+# with the first fencing token: made and held in one step, so no other node adopts it in between. KEYS: room,
+# lease; ARGV: holder, lease ms, then the room's fields and values. 1, or 0.
 _CREATE = """
-if ARGV[1] ~= '' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then return prior end
-end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
-redis.call('SADD', KEYS[2], ARGV[2])
-if ARGV[1] ~= '' then redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[1]) end
+if ARGV[1] ~= '' then
+  redis.call('HSET', KEYS[1], 'fence', 1)
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+end
 return 1
+"""
+
+# A keyed request's room, unless the request made one before: then that one. KEYS: request; ARGV: room, ttl.
+_REQUEST = """
+local prior = redis.call('GET', KEYS[1])
+if prior then return prior end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return ARGV[1]
+"""
+
+# A room's ``out`` cleared once what it named is written, if it still names the same. KEYS: room; ARGV: out.
+_DONE = """
+if redis.call('HGET', KEYS[1], 'out') == ARGV[1] then redis.call('HDEL', KEYS[1], 'out') return 1 end
+return 0
 """
 
 # A seat's token replaced, if it is still the one expected (a retried request given its seat again).
@@ -134,24 +155,42 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 """
 
-# A daily attempt: refused by the player's mark, or by the address's count reaching ARGV[1]; else both marked.
-# KEYS: the player's mark, the address's count; ARGV: attempts per address, seconds kept.
+# A daily attempt counted for an address, unless its count reached ARGV[1]. KEYS: the address's count;
+# ARGV: attempts per address, seconds kept. 1 counted, 0 refused.
 _DAILY = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'player' end
-if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[1]) then return 'address' end
-redis.call('SET', KEYS[1], '1', 'EX', ARGV[2])
-redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], ARGV[2])
-return ''
-"""
-
-# A match that ended outside a decision: leave the open set and archive, once.
-_FINISH = _ARCHIVE + """
-if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
-redis.call('SREM', KEYS[6], ARGV[5])
-archive(KEYS, ARGV)
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
+
+# A match that ended outside a decision: archive, once, and record what remains to write (``out``).
+_FINISH = _ARCHIVE + """
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
+archive(KEYS, ARGV)
+redis.call('HSET', KEYS[1], 'out', ARGV[5])
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Outbox:
+    """What a finished match still has to write outside its room's slot: the room leaves the open set; a ranked
+    solitaire's ``score`` (table, member, points) enters its table; ``settle``, the players' ratings and
+    histories (server/players/standings.py). Each write may be repeated: it counts once."""
+
+    score: tuple[str, str, int] | None = None
+    settle: bool = False
+
+    def pack(self) -> bytes:
+        packed: bytes = msgpack.packb({"score": list(self.score) if self.score else None, "settle": self.settle})
+        return packed
+
+    @staticmethod
+    def unpack(raw: bytes) -> Outbox:
+        data = msgpack.unpackb(raw, raw=False)
+        score = data.get("score")
+        return Outbox((str(score[0]), str(score[1]), int(score[2])) if score else None, bool(data.get("settle")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,10 +241,11 @@ class RoomRecord:
     hosted: bool = False
     """Made for players seated in a second step (its creator, a pool's pair, a rematch's players): with no
     seat taken a while later, that step was cut (its node stopped) and the room is abandoned."""
+    out: bytes = b""
+    """The finished match's writes outside its slot not yet done (a packed :class:`Outbox`; empty: none)."""
 
 
-def _key(room: str) -> str:
-    return f"{PREFIX}room:{room}"
+_key = keys.room
 
 
 def rooms_key(player: str) -> str:
@@ -213,13 +253,8 @@ def rooms_key(player: str) -> str:
     return f"{PREFIX}player:{player}:rooms"
 
 
-def _match(room: str) -> str:
-    return f"{PREFIX}match:{room}"
-
-
 def _archive_keys(room: str) -> list[str]:
-    key = _key(room)
-    return [key, key + ":log", key + ":chat", _match(room), _match(room) + ":log"]
+    return [keys.room(room), keys.log(room), keys.chat(room), keys.match(room), keys.match_log(room)]
 
 
 def _request(request: str) -> str:
@@ -233,17 +268,28 @@ def _scores(table: str) -> str:
 class Store:
     """Async access to the rooms in Redis."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, replicas: int = 0) -> None:
         self.url = url
-        # a bounded pool that makes a burst wait for a connection (redis-py's default pool refuses past 100)
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=POOL_WAIT)
-        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
-        self._commit = Group(self.redis, self.redis.register_script(_COMMIT))
+        self.cluster: RedisCluster | None = None
+        """The cluster client, on a Redis Cluster (``redis+cluster://``); None on one Redis."""
+        if url.startswith(CLUSTER_SCHEME):
+            self.cluster = RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], max_connections=POOL)
+            # the cluster client speaks the same commands; what differs (slots, connections per node, sharded
+            # pub/sub) is asked of ``cluster`` where it matters
+            self.redis: aioredis.Redis = self.cluster  # type: ignore[assignment]
+        else:
+            # a bounded pool that makes a burst wait for a connection (redis-py's default pool refuses past 100)
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=POOL_WAIT)
+            self.redis = aioredis.Redis(connection_pool=pool)
+        self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas)
+        """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
         self._create = self.redis.register_script(_CREATE)
+        self._remember = self.redis.register_script(_REQUEST)
         self._reissue = self.redis.register_script(_REISSUE)
         self._daily = self.redis.register_script(_DAILY)
+        self._done = self.redis.register_script(_DONE)
 
     async def ping(self) -> None:
         try:
@@ -253,17 +299,21 @@ class Store:
 
     async def drop_idle(self) -> None:
         """Close the pool's idle connections (each is opened again when next taken): after an outage they may be
-        broken in a way the pool does not see."""
-        await self.redis.connection_pool.disconnect(inuse_connections=False)
+        broken in a way the pool does not see. (The cluster client retries a command that meets a broken
+        connection on a new one by itself.)"""
+        if self.cluster is None:
+            await self.redis.connection_pool.disconnect(inuse_connections=False)
 
     async def close(self) -> None:
         await self._commit.close()
         await self.redis.aclose()
 
-    async def create(self, record: RoomRecord, request: str = "") -> str:
-        """Store a new room in one atomic step; "" if the id is taken. With a ``request`` key (see
-        server/lobby/retries.py), the room is remembered under it for ``REQUEST_TTL`` seconds, and a request
-        already served answers the id of the room it made instead of making another."""
+    async def create(self, record: RoomRecord, request: str = "", holder: str = "") -> str:
+        """Store a new room (its hash in one atomic step, after its place in the open set); "" if the id is taken.
+        With a ``request`` key (see server/lobby/retries.py), the room's id is remembered under it first, for
+        ``REQUEST_TTL`` seconds, and a request remembered before answers the id it was given instead (the room
+        may be missing if that making was cut: the caller makes it under that id). With ``holder``, the room's
+        lease is that node's from the same step, with fencing token 1."""
         key = _key(record.room)
         fields: dict[str | bytes, str | bytes | int | float] = {
             "game": record.game,
@@ -288,17 +338,22 @@ class Store:
             fields["seed"] = str(record.seed)
         if record.server_seed is not None:
             fields.update({"server_seed": str(record.server_seed), "salt": record.salt, "seeding": record.seeding})
-        done = await self._create(
-            keys=[key, OPEN, _request(request) if request else key + ":norequest"],
-            args=[str(REQUEST_TTL) if request else "", record.room, *(x for kv in fields.items() for x in kv)],
-        )
-        if isinstance(done, bytes):
-            return done.decode()
-        return record.room if done else ""
+        if request:  # first: a retry after a lost reply finds the room it made, or makes it under that id
+            prior = str((await self._remember(keys=[_request(request)], args=[record.room, REQUEST_TTL])).decode())
+            if prior != record.room:
+                return prior
+        await self.redis.sadd(OPEN, record.room)  # before the room: a room that exists is found by a restart
+        if not await self._create(keys=[key, keys.lease(record.room)],
+                                  args=[holder, LEASE_MS, *(x for kv in fields.items() for x in kv)]):
+            if request:  # the id is another room's: the request is not remembered for it
+                await self.redis.delete(_request(request))
+            return ""
+        return record.room
 
-    async def requested(self, request: str) -> str | None:
-        """What a keyed request made (a room id, or ``room:seat`` for a join), while it is remembered."""
-        raw = await self.redis.get(_request(request))
+    async def requested(self, request: str, room: str = "") -> str | None:
+        """What a keyed request made while it is remembered: a room id (for a join, the room it is for), or
+        ``room:seat``, the seat a join of ``room`` took."""
+        raw = await self.redis.get(keys.room_request(room, request) if room else _request(request))
         return raw.decode() if isinstance(raw, bytes) else None
 
     async def reissue(self, room: str, seat: int, old_hash: str, new_hash: str) -> bool:
@@ -310,12 +365,18 @@ class Store:
                     fence: int | None = None) -> bool:
         """Claim a seat for a token hash (with the player's name, id and nonce, the room's clock if it
         starts now, ``deal`` = (seed, state) if this seat completes it, and ``room:seat`` under a
-        ``request`` key) in one atomic step; False if someone holds it already."""
+        ``request`` key) in one atomic step; False if someone holds it already. The player's room set and the
+        request's room (other slots) are written first: they may name a room where the player holds no seat,
+        never miss one."""
         key = _key(room)
         seed, state = deal if deal is not None else ("", b"")
+        if player:
+            await self.redis.sadd(rooms_key(player), room)
+        if request:  # which room the request is for (another slot), so that its key is not used for another
+            await self.redis.set(_request(request), room, nx=True, ex=REQUEST_TTL)
         done = await self._claim(
-            keys=[key, rooms_key(player) if player else key + ":noplayer", _request(request) if request else key + ":norequest"],
-            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, room, clock,
+            keys=[key, keys.room_request(room, request) if request else key + ":norequest"],
+            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, clock,
                   f"nonce:{seat}", nonce, str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}",
                   "" if fence is None else str(fence)],
         )
@@ -350,17 +411,15 @@ class Store:
         return float(raw) if raw is not None else None
 
     async def commit(self, room: str, expected: int, version: int, snapshot: bytes, record: bytes, over: bool,
-                     score: tuple[str, str, int] | None = None, outcome: dict[str, Any] | None = None,
+                     out: Outbox | None = None, outcome: dict[str, Any] | None = None,
                      clock: bytes = b"", link: str = "", fence: int | None = None) -> None:
         """Persist a decision: its log record and ``link`` (its link in the log's chain), + the state when
-        ``snapshot`` holds it, + the clock, + the final score in its table and the match record; atomically,
-        refused if the version moved. ``score`` is (table, member, points)."""
-        key = _key(room)
-        table, member, points = score or ("", "", 0)
+        ``snapshot`` holds it, + the clock, + (when it ends the match) the match record and ``out``, what remains
+        to write elsewhere (:meth:`done` once written); atomically, refused if the version moved."""
         done = await self._commit(
-            keys=[key, key + ":log", OPEN, _scores(table) if table else key + ":noscore", *_archive_keys(room)[2:]],
-            args=[str(expected), str(version), snapshot, record, "1" if over else "0", room, member, str(points), clock,
-                  link, "" if fence is None else str(fence), *self._archive_args(outcome)],  # the archive's last
+            keys=_archive_keys(room),
+            args=[str(expected), str(version), snapshot, record, "1" if over else "0", out.pack() if out else b"",
+                  clock, link, "" if fence is None else str(fence), *self._archive_args(outcome)],
         )
         if done == -1:
             raise Fenced(f"room {room}: another node has taken it over")
@@ -380,20 +439,35 @@ class Store:
     def _archive_args(outcome: dict[str, Any] | None) -> list[str | bytes]:
         return [repr(time.time()), str(LIVE_TTL), str(RECORD_TTL), msgpack.packb(outcome)]
 
-    async def finish(self, room: str, outcome: dict[str, Any] | None) -> bool:
-        """Archive a match that ended other than by a stored decision; False if already archived."""
-        done = await self._finish(keys=[*_archive_keys(room), OPEN], args=[*self._archive_args(outcome), room])
+    async def finish(self, room: str, outcome: dict[str, Any] | None, out: Outbox | None = None) -> bool:
+        """Archive a match that ended other than by a stored decision, with what remains to write elsewhere (``out``);
+        False if already archived."""
+        done = await self._finish(keys=_archive_keys(room), args=[*self._archive_args(outcome), (out or Outbox()).pack()])
         return bool(done)
+
+    async def outbox(self, room: str) -> bytes:
+        """A finished room's writes outside its slot not yet done (a packed :class:`Outbox`), or b"" for none."""
+        raw = await self.redis.hget(_key(room), "out")
+        return raw if isinstance(raw, bytes) else b""
+
+    async def done(self, room: str, out: bytes) -> None:
+        """What ``out`` named is written: the room leaves the open set, and ``out`` is cleared (if unchanged)."""
+        await self.redis.srem(OPEN, room)
+        await self._done(keys=[_key(room)], args=[out])
+
+    async def closing(self, room: str) -> None:
+        """A cancelled or expired room (its tombstone stored) leaves the open set."""
+        await self.redis.srem(OPEN, room)
 
     async def match(self, room: str) -> dict[str, Any] | None:
         """A finished match's record (fields as stored, ``options`` and ``outcome`` decoded, plus its ``log``)."""
-        raw: dict[bytes, bytes] = await self.redis.hgetall(_match(room))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = await self.redis.hgetall(keys.match(room))  # type: ignore[assignment]
         if not raw:
             return None
         packed = (b"options", b"outcome", b"limits", b"clock")
         out: dict[str, Any] = {k.decode(): v.decode() for k, v in raw.items() if k not in packed}
         out.update({k.decode(): msgpack.unpackb(v, raw=False) for k, v in raw.items() if k in packed})
-        logged = await self.redis.lrange(_match(room) + ":log", 0, -1)
+        logged = await self.redis.lrange(keys.match_log(room), 0, -1)
         out["log"] = [msgpack.unpackb(r, raw=False) for r in logged]
         return out
 
@@ -468,10 +542,11 @@ class Store:
             link=raw.get(b"link", b"").decode(),
             replays=raw.get(b"replays", b"everyone").decode(),
             hosted=b"hosted" in raw,
+            out=raw.get(b"out", b""),
         )
 
     async def add_score(self, table: str, member: str, points: int) -> None:
-        """A finished solitaire's entry in its high-score table (for one that ended without a decision)."""
+        """A finished solitaire's entry in its high-score table (the same entry again changes nothing)."""
         await self.redis.zadd(_scores(table), {member: points})
 
     async def daily_secret(self) -> bytes:
@@ -484,10 +559,21 @@ class Store:
     async def first_daily(self, player: str, address: str, game: str, day: str, per_address: int) -> str:
         """Mark ``player``'s daily attempt of ``game`` on ``day`` from ``address`` (marks kept two days): "" if it
         is a first one, ``player`` if that player made one already, ``address`` if ``per_address`` attempts came
-        from that address already. One atomic step, so that nothing is counted for a refused attempt."""
-        refused = await self._daily(keys=[f"{PREFIX}daily:{game}:{day}:{player}", f"{PREFIX}daily:{game}:{day}:at:{address}"],
-                                    args=[str(per_address), str(2 * 24 * 3600)])
-        return refused.decode() if isinstance(refused, bytes) else str(refused)
+        from that address already. The player's mark is taken first (SET NX: one attempt wins), then the address
+        counted; an address refused gives the player's mark back, so that a refused attempt counts for nothing."""
+        mark, kept = f"{PREFIX}daily:{game}:{day}:{player}", 2 * 24 * 3600
+        if not await self.redis.set(mark, b"1", nx=True, ex=kept):
+            return "player"
+        try:
+            counted = await self._daily(keys=[f"{PREFIX}daily:{game}:{day}:at:{address}"], args=[str(per_address), str(kept)])
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.redis.delete(mark)
+            raise
+        if not counted:
+            await self.redis.delete(mark)
+            return "address"
+        return ""
 
     async def scores(self, game: str, table: str, limit: int) -> list[tuple[str, int]]:
         """The best ``limit`` (member, points) of a game's table, best first."""

@@ -24,15 +24,15 @@ Start = Callable[[str], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
 
 
 @asynccontextmanager
-async def nodes(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
-    """Start server nodes (``--node-id``) on ``redis_url``; each one started is killed at the end."""
+async def nodes(redis_url: str, repo_root: Path, args: tuple[str, ...] = ()) -> AsyncIterator[Start]:
+    """Start server nodes (``--node-id``, and ``args``) on ``redis_url``; each one started is killed at the end."""
     procs: list[subprocess.Popen[bytes]] = []
 
     async def start(name: str) -> tuple[subprocess.Popen[bytes], str]:
         port = free_port()
         proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
-             "--node-id", name], cwd=repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+             "--node-id", name, *args], cwd=repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={"CARDROOM_LEASE_MS": str(LEASE_MS), **os.environ})
         procs.append(proc)
         url = f"ws://127.0.0.1:{port}"

@@ -13,6 +13,7 @@ from client.verify import verify
 from server.lobby import lobby
 from server.lobby.lobby import today
 from server.rooms.reveal import seed_fields
+from server.store import keys
 from tests.server.helpers import play_out
 from tests.server.players import keyed, pushed
 
@@ -43,9 +44,9 @@ async def test_a_daily_seed_is_withheld_until_its_day_ends(server_url: str, redi
                 await late.spectate(seat.room)
             assert refused.value.code == "day_not_over"
         # once the day is over (here: the archived record says it was yesterday's), the seed is told
-        redis.Redis.from_url(redis_url).hset(f"cardroom:match:{seat.room}", "daily", "2000-01-01")
+        redis.Redis.from_url(redis_url).hset(keys.match(seat.room), "daily", "2000-01-01")
         record = (await player.request("export", room=seat.room))["record"]
-        stored = int(redis.Redis.from_url(redis_url).hget(f"cardroom:match:{seat.room}", "seed") or 0)
+        stored = int(redis.Redis.from_url(redis_url).hget(keys.match(seat.room), "seed") or 0)
         assert record["seed"] == stored and "reveal_after" not in record
         assert verify(record).ok
 

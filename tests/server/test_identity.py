@@ -9,6 +9,7 @@ import redis.asyncio
 
 from client import Client, ClientError
 from server.players.identity import INDEXED, Names
+from server.store import keys
 from tests.server.helpers import play_out
 from tests.server.players import keyed
 
@@ -30,7 +31,7 @@ async def test_a_name_is_bound_to_the_first_key_that_uses_it(server_url: str, re
             await keyed(server_url, name, key)
         assert caught.value.code == "name_taken"
     # the key is stored only as a hash
-    stored = b"".join(v for k in redis.Redis.from_url(redis_url).keys("cardroom:name:*")
+    stored = b"".join(v for k in redis.Redis.from_url(redis_url).keys(keys.name("") + "*")
                       for v in [redis.Redis.from_url(redis_url).get(k) or b""])
     assert ALICE.encode() not in stored and stored
 
@@ -140,7 +141,7 @@ async def test_names_that_merely_differ_are_not_confused(server_url: str) -> Non
 async def test_a_name_bound_before_lookalikes_were_checked_is_found_by_its_skeleton(server_url: str, redis_url: str) -> None:
     """Names bound by an older server (only ``name:{casefolded}``) are indexed by skeleton at start."""
     r = redis.Redis.from_url(redis_url)
-    r.set("cardroom:name:alice", hashlib.sha256(f"cardroom:name-key:{ALICE}".encode()).hexdigest())
+    r.set(keys.name("alice"), hashlib.sha256(f"cardroom:name-key:{ALICE}".encode()).hexdigest())
     r.delete(INDEXED)  # as an older server left Redis
     await Names(redis.asyncio.Redis.from_url(redis_url)).index_skeletons()
     assert r.exists(INDEXED)

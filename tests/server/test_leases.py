@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 
 from server.lobby import lobby as lobbies
 from server.lobby.lobby import Lobby
-from server.store import lease
+from server.store import keys, lease
 from server.store.lease import Leases, lease_key
 from server.store.store import Store
 
@@ -17,7 +17,7 @@ from server.store.store import Store
 async def test_live_nodes_are_found_without_scanning_the_keyspace(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     r = aioredis.Redis.from_url(redis_url)
     try:
-        await r.mset({f"cardroom:match:{n}": b"x" for n in range(2000)})  # a busy site's finished matches
+        await r.mset({keys.match(str(n)): b"x" for n in range(2000)})  # a busy site's finished matches
         a, b = Leases(r, "A"), Leases(r, "B")
         await r.config_resetstat()
         assert await a.beat() == 0
@@ -68,7 +68,7 @@ async def test_a_lapsed_lease_nobody_took_is_renewed_but_not_one_another_node_ha
     is still this node's, so nobody wrote in between. Once another node took it, it is lost for good."""
     r = aioredis.Redis.from_url(redis_url)
     try:
-        await r.hset("cardroom:room:r1", "version", 0)
+        await r.hset(keys.room("r1"), "version", 0)
         a, b = Leases(r, "A"), Leases(r, "B")
         fence, _ = await a.take("r1")
         await r.delete(lease_key("r1"))  # lapsed
@@ -82,3 +82,27 @@ async def test_a_lapsed_lease_nobody_took_is_renewed_but_not_one_another_node_ha
         assert taken == fence + 1
     finally:
         await r.aclose()
+
+
+async def test_a_room_is_held_by_its_maker_from_the_step_that_stores_it(redis_url: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A room enters the open set and is stored before its maker goes on: another node adopting open rooms right
+    then finds it held by its maker, and leaves it (a lease taken a step later would be the other node's)."""
+    store = Store(redis_url)
+    other = Lobby(store, node="B")
+    made = Store.create
+
+    async def then_adopt(self: Store, *args: object, **kwargs: object) -> str:
+        room: str = await made(self, *args, **kwargs)  # type: ignore[arg-type]
+        await other.adopt_orphans()  # node B's pass comes at the worst moment
+        return room
+
+    monkeypatch.setattr(Store, "create", then_adopt)
+    try:
+        lobby = Lobby(store, node="A")
+        room = await lobby.create("creature_wars", {}, None)
+        assert room.id not in other.rooms and room.fence == 1
+        assert await store.redis.get(lease_key(room.id)) == b"A"
+        await room.claim(0, "ann")  # fenced with the token it was made with
+    finally:
+        await store.close()

@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from server.lobby.lobby import Lobby
+from server.store import keys
 from server.store.lease import lease_key
 from server.store.store import Store
 
@@ -24,7 +25,7 @@ async def test_ten_thousand_rooms_keep_their_leases_for_a_minute(redis_url: str,
     stop = asyncio.Event()
     try:
         for start in range(0, JUNK, 20_000):
-            await store.redis.mset({f"cardroom:match:junk{n}": b"x" for n in range(start, start + 20_000)})
+            await store.redis.mset({keys.match(f"junk{n}"): b"x" for n in range(start, start + 20_000)})
         lobby = Lobby(store, node="A")
         keeping = asyncio.create_task(lobby.keep(stop))  # as a server does, from its start
         for start in range(0, ROOMS, 500):

@@ -11,6 +11,7 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
+from server.store import keys
 from server.store.store import Store
 from tests.server.helpers import play_to_end, play_turn
 from tests.server.nodes import LEASE_MS, Start, match_on, resume_on
@@ -136,7 +137,7 @@ async def test_a_node_nobody_plays_on_hands_its_rooms_to_the_one_players_use(nod
         try:
             holder = None
             for _ in range(100):
-                holder = await store.redis.get(f"cardroom:room:{sa.room}:lease")
+                holder = await store.redis.get(keys.lease(sa.room))
                 if holder == b"A":
                     break
                 await asyncio.sleep(0.1)

@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 
 from client import Client, ClientError
 from server.lobby.pools import Candidate, allowance, plan
+from server.store import keys
 from tests.server.helpers import play_turn
 from tests.server.nodes import LEASE_MS, Start
 
@@ -33,7 +34,7 @@ async def rate(redis_url: str, ratings: dict[str, float]) -> None:
     r = aioredis.Redis.from_url(redis_url)
     try:
         for key, rating in ratings.items():
-            await r.hset(f"cardroom:rating:{GAME}", player_of(key), msgpack.packb([rating, 60.0, 0.06, 10, key[:8]]))
+            await r.hset(keys.ratings(GAME), player_of(key), msgpack.packb([rating, 60.0, 0.06, 10, key[:8]]))
     finally:
         await r.aclose()
 
@@ -43,9 +44,9 @@ async def paused(redis_url: str, pool: str) -> AsyncIterator[aioredis.Redis]:
     """Nobody pairs ``pool`` inside the block (its lease is held by nobody's node); the nodes pair it after."""
     r = aioredis.Redis.from_url(redis_url)
     try:
-        await r.set(f"cardroom:pool:{pool}:lease", "test", px=30000)
+        await r.set(f"{keys.POOLS}pool:{pool}:lease", "test", px=30000)
         yield r
-        await r.delete(f"cardroom:pool:{pool}:lease")
+        await r.delete(f"{keys.POOLS}pool:{pool}:lease")
     finally:
         await r.aclose()
 
@@ -156,10 +157,10 @@ async def test_a_cancelled_or_disconnected_ticket_is_never_paired(server_url: st
         stays = await Client.connect(server_url, name="stays")
         await stays.queue(GAME)
         for _ in range(100):
-            if await r.zcard(f"cardroom:pool:{CASUAL}:rating") == 1:
+            if await r.zcard(f"{keys.POOLS}pool:{CASUAL}:rating") == 1:
                 break
             await asyncio.sleep(0.05)
-        assert await r.zcard(f"cardroom:pool:{CASUAL}:rating") == 1
+        assert await r.zcard(f"{keys.POOLS}pool:{CASUAL}:rating") == 1
     with pytest.raises(TimeoutError):
         await stays.wait_paired(GAME, timeout=2)
     assert quitter.paired == {}
@@ -241,10 +242,10 @@ async def test_a_dead_nodes_tickets_are_never_paired(node: Start, redis_url: str
         with pytest.raises(TimeoutError):
             await waiting.wait_paired(GAME, timeout=2.5)
         for _ in range(100):  # node A's run has stopped saying it is alive: its tickets are removed
-            if await r.zcard(f"cardroom:pool:{CASUAL}:rating") == 1:
+            if await r.zcard(f"{keys.POOLS}pool:{CASUAL}:rating") == 1:
                 break
             await asyncio.sleep(0.05)
-        assert await r.zcard(f"cardroom:pool:{CASUAL}:rating") == 1
+        assert await r.zcard(f"{keys.POOLS}pool:{CASUAL}:rating") == 1
         async with await Client.connect(url_b, name="new") as new:
             await new.queue(GAME)
             assert (await waiting.wait_paired(GAME))["opponent"] == "new"

@@ -11,6 +11,7 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import Seat
+from server.store import keys
 from server.store.store import Store
 from tests.server.helpers import announced, leaks, play_to_end, play_turn, replay_with_events
 from tests.server.nodes import Start, on_node, resume_on
@@ -25,7 +26,7 @@ async def _spectate_on(url: str, room: str) -> Client:
 async def _holder(redis_url: str, room: str) -> str | None:
     store = Store(redis_url)
     try:
-        held = await store.redis.get(f"cardroom:room:{room}:lease")
+        held = await store.redis.get(keys.lease(room))
     finally:
         await store.close()
     return held.decode() if held is not None else None
@@ -156,7 +157,7 @@ async def test_a_node_says_it_is_alive_before_it_serves(node: Start, redis_url: 
     await node("A")
     store = Store(redis_url)
     try:
-        assert await store.redis.exists("cardroom:node:A")
+        assert await store.redis.exists(keys.node("A"))
     finally:
         await store.close()
 
@@ -229,8 +230,8 @@ async def test_a_relayed_player_plays_on_within_seconds_when_the_owner_restarts_
         if quiet_first:
             store = Store(redis_url)
             try:
-                await store.redis.delete("cardroom:node:A")  # quiet, while the room's lease still says A
-                await store.redis.set(f"cardroom:room:{seat_h.room}:lease", "A", px=3000)
+                await store.redis.delete(keys.node("A"))  # quiet, while the room's lease still says A
+                await store.redis.set(keys.lease(seat_h.room), "A", px=3000)
             finally:
                 await store.close()
             await asyncio.sleep(0.8)  # sweeps of B's see it so

@@ -9,6 +9,7 @@ import redis
 
 from client import Client, ClientError
 from server.lobby import expiry, listing
+from server.store import keys
 from server.store.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
 from tests.server.servers import QUICK, finished_match, serving
 
@@ -44,8 +45,8 @@ async def test_cancel_a_waiting_room(server_url: str, redis_url: str) -> None:
         assert await _code(other.resume(sa.room, sa.token)) == "room_closed"
         assert await _code(a.chat(sa.room, "still here?")) in ("room_closed", "unknown_room")
         r = redis.Redis.from_url(redis_url)
-        assert r.hgetall(f"cardroom:room:{sa.room}") == {b"closed": b"cancelled"}
-        assert 0 < r.ttl(f"cardroom:room:{sa.room}") <= LIVE_TTL
+        assert r.hgetall(keys.room(sa.room)) == {b"closed": b"cancelled"}
+        assert 0 < r.ttl(keys.room(sa.room)) <= LIVE_TTL
         assert not r.sismember("cardroom:open", sa.room)
     finally:
         for c in (a, w, other):
@@ -100,7 +101,7 @@ async def test_a_waiting_room_nobody_joins_expires(server_url: str, redis_url: s
             assert closed == {"t": "room_closed", "room": lonely.room, "reason": "expired", "re": None}
         assert {r["room"] for r in await b.list_rooms()} == {playing.room}
         assert await _code(b.spectate(lonely.room)) == "room_closed"
-        assert redis.Redis.from_url(redis_url).hget(f"cardroom:room:{lonely.room}", "closed") == b"expired"
+        assert redis.Redis.from_url(redis_url).hget(keys.room(lonely.room), "closed") == b"expired"
         await a.decide(playing, a.views[playing.room]["legal"][0])  # the full room was not touched
     finally:
         for c in (a, b, w):
@@ -119,11 +120,11 @@ async def test_finished_rooms_leave_the_listing_and_keep_a_match_record(
         monkeypatch.setattr(listing, "LISTED_AFTER_END", 0.0)
         assert sa.room not in {r["room"] for r in await a.list_rooms()}
         r = redis.Redis.from_url(redis_url)
-        key = f"cardroom:room:{sa.room}"
+        key = keys.room(sa.room)
         for live in (key, key + ":log"):
             assert 0 < r.ttl(live) <= LIVE_TTL
-        assert LIVE_TTL < r.ttl(f"cardroom:match:{sa.room}") <= RECORD_TTL
-        assert LIVE_TTL < r.ttl(f"cardroom:match:{sa.room}:log") <= RECORD_TTL
+        assert LIVE_TTL < r.ttl(keys.match(sa.room)) <= RECORD_TTL
+        assert LIVE_TTL < r.ttl(keys.match_log(sa.room)) <= RECORD_TTL
         store = Store(redis_url)
         try:
             record = await store.match(sa.room)
@@ -199,8 +200,11 @@ async def test_a_match_ended_outside_a_decision_is_archived_once(redis_url: str)
         loaded = await store.load("r1")
         assert loaded is not None and loaded.ended is not None
         r = redis.Redis.from_url(redis_url)
-        assert not r.sismember("cardroom:open", "r1")
-        assert 0 < r.ttl("cardroom:room:r1") <= LIVE_TTL < r.ttl("cardroom:match:r1") <= RECORD_TTL
+        out = await store.outbox("r1")  # what remains to write elsewhere: the open set, then nothing more
+        assert out and loaded.out == out and r.sismember("cardroom:open", "r1")
+        await store.done("r1", out)
+        assert not r.sismember("cardroom:open", "r1") and not await store.outbox("r1")
+        assert 0 < r.ttl(keys.room("r1")) <= LIVE_TTL < r.ttl(keys.match("r1")) <= RECORD_TTL
     finally:
         await store.close()
 
@@ -262,7 +266,7 @@ async def test_a_room_whose_making_was_cut_before_its_creator_sat_is_closed(redi
             await c.close()
     r = redis.Redis.from_url(redis_url)
     cut_room = next(m.decode() for m in r.smembers("cardroom:open") if m.decode() != kept)
-    assert r.hget(f"cardroom:room:{cut_room}", "seat:0") is None
+    assert r.hget(keys.room(cut_room), "seat:0") is None
     monkeypatch.setattr(expiry, "ABANDONED_AFTER", 0.3)
     async with serving(redis_url) as url:  # the node after a restart
         w = await Client.connect(url)
@@ -271,7 +275,7 @@ async def test_a_room_whose_making_was_cut_before_its_creator_sat_is_closed(redi
                 if not r.sismember("cardroom:open", cut_room):
                     break
                 await asyncio.sleep(0.02)
-            assert r.hget(f"cardroom:room:{cut_room}", "closed") == b"abandoned"
+            assert r.hget(keys.room(cut_room), "closed") == b"abandoned"
             assert [room["room"] for room in await w.list_rooms()] == [kept]
         finally:
             await w.close()

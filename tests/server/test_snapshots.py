@@ -16,6 +16,7 @@ from client.records import fetch_record
 from client.verify import verify
 from engine.creature_wars import GAME
 from server.rooms import snapshots
+from server.store import keys
 from tests.server.helpers import play_to_end, play_turn, replay
 from tests.server.servers import serving
 
@@ -54,11 +55,11 @@ async def test_a_restart_replays_the_tail_on_the_last_snapshot(redis_url: str, m
     async with serving(redis_url) as url:
         sa, sb, before = await _match_at(url, 10)
     version = before[0]["version"]
-    stored = redis.Redis.from_url(redis_url).hgetall(f"cardroom:room:{sa.room}")
+    stored = redis.Redis.from_url(redis_url).hgetall(keys.room(sa.room))
     snap = int(stored[b"snap"])
     assert snap == version - version % 4 and snap < version  # a tail to replay
     assert GAME.load(msgpack.unpackb(stored[b"state"], raw=False, strict_map_key=False)).version == snap
-    log = [msgpack.unpackb(r, raw=False) for r in redis.Redis.from_url(redis_url).lrange(f"cardroom:room:{sa.room}:log", 0, -1)]
+    log = [msgpack.unpackb(r, raw=False) for r in redis.Redis.from_url(redis_url).lrange(keys.log(sa.room), 0, -1)]
     assert len(log) == version and stored[b"link"].decode() == log[-1]["c"]
     assert [e["v"] for e in log if "h" in e] == [v for v in range(1, version + 1) if v % 4 == 0]
 
@@ -81,9 +82,9 @@ async def test_a_room_stored_before_snapshots_is_carried_on(redis_url: str) -> N
     r = redis.Redis.from_url(redis_url)
     async with serving(redis_url) as url:
         sa, sb, _ = await _match_at(url, 5)
-    version = int(r.hget(f"cardroom:room:{sa.room}", "version") or 0)
+    version = int(r.hget(keys.room(sa.room), "version") or 0)
     states = await replay(redis_url, sa.room, {}, 99)
-    key = f"cardroom:room:{sa.room}"
+    key = keys.room(sa.room)
     old = [msgpack.unpackb(x, raw=False) for x in r.lrange(key + ":log", 0, -1)]
     r.delete(key + ":log")
     r.rpush(key + ":log", *(msgpack.packb({"v": e["v"], "seat": e["seat"], "d": e["d"], "ts": e["ts"],
@@ -101,7 +102,7 @@ async def test_a_room_stored_before_snapshots_is_carried_on(redis_url: str) -> N
         await b2.close()
         verdict = verify(await fetch_record(url, sa.room))
     assert verdict.ok, verdict.message
-    assert int(r.hget(f"cardroom:match:{sa.room}", "snap") or -1) > version  # the final state was stored whole
+    assert int(r.hget(keys.match(sa.room), "snap") or -1) > version  # the final state was stored whole
 
 
 async def test_a_log_that_does_not_replay_keeps_only_its_room_from_loading(redis_url: str) -> None:
@@ -117,7 +118,7 @@ async def test_a_log_that_does_not_replay_keeps_only_its_room_from_loading(redis
             rooms.append(sa.room)
         await a.close()
         await b.close()
-    broken = f"cardroom:room:{rooms[0]}:log"
+    broken = keys.log(rooms[0])
     entry = msgpack.unpackb(r.lindex(broken, -1), raw=False)
     r.lset(broken, -1, msgpack.packb({**entry, "v": entry["v"] + 7}))
     async with serving(redis_url) as url:
@@ -138,7 +139,7 @@ async def test_a_decision_writes_neither_the_state_nor_the_options(server_url: s
         sa = await a.create("creature_wars", {"deck": deck}, seed=3)
         assert not isinstance(sa, str)
         await b.join(sa.room)
-        key = f"cardroom:room:{sa.room}"
+        key = keys.room(sa.room)
         dealt = r.hget(key, "state")
         assert dealt is not None and len(dealt) > 4000  # the deal holds the scenario deck
         await a.decide(sa, a.views[sa.room]["legal"][0])

@@ -1,0 +1,93 @@
+"""A real Redis Cluster on loopback ports: six redis-server processes (three primaries, one replica each),
+append-only with fsync always, joined by ``redis-cli --cluster create``."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from server.store.redis_process import RedisProcess, free_port
+
+__all__ = ["RedisCluster", "ask"]
+
+
+def ask(port: int, command: bytes) -> bytes:
+    """One inline command's reply: a status line, or a bulk string read whole (enough for PING and INFO)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=2.0) as sock:
+        sock.sendall(command + b"\r\n")
+        data = b""
+        while b"\r\n" not in data:
+            data += sock.recv(65536) or b"\r\n"
+        head, _, body = data.partition(b"\r\n")
+        if not head.startswith(b"$"):
+            return head
+        size = int(head[1:])
+        while len(body) < size + 2:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return body[:size]
+
+
+class RedisCluster:
+    """Start and stop a six-process Redis Cluster in ``data_dir``; ``url`` is the server's ``redis+cluster://``."""
+
+    def __init__(self, data_dir: str | Path, primaries: int = 3) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.processes = [RedisProcess(self.data_dir / f"n{n}", port=free_port(), cluster=True)
+                          for n in range(2 * primaries)]
+        self.primaries = primaries
+
+    @property
+    def url(self) -> str:
+        return f"redis+cluster://127.0.0.1:{self.processes[0].port}"
+
+    @property
+    def ports(self) -> list[int]:
+        return [p.port for p in self.processes]
+
+    def start(self, timeout: float = 30.0) -> RedisCluster:
+        cli = shutil.which("redis-cli")
+        if cli is None:
+            raise RuntimeError("redis-cli is not installed (Debian: apt-get install redis-server)")
+        try:
+            for proc in self.processes:
+                proc.start()
+            subprocess.run([cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+                            "--cluster-replicas", "1", "--cluster-yes"],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
+            deadline = time.monotonic() + timeout
+            while not all(b"cluster_state:ok" in ask(p, b"CLUSTER INFO") for p in self.ports):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the cluster never reached cluster_state:ok")
+                time.sleep(0.1)
+            while not self._replicated():  # every replica in sync with its primary
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the replicas never caught up")
+                time.sleep(0.1)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def primary_ports(self) -> list[int]:
+        """The ports of the processes that are primaries now (a failover changes them)."""
+        return [p for p in self.ports if b"role:master" in ask(p, b"INFO replication")]
+
+    def _replicated(self) -> bool:
+        links = [ask(p, b"INFO replication") for p in self.ports]
+        replicas = [info for info in links if b"role:slave" in info]
+        return len(replicas) == self.primaries and all(b"master_link_status:up" in info for info in replicas)
+
+    def stop(self) -> None:
+        for proc in self.processes:
+            proc.stop()
+
+    def __enter__(self) -> RedisCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
