@@ -4,7 +4,8 @@ window (docs/protocol.md, "Events").
 An event lives in Redis, so every node answers the same (prefix ``cardroom:``):
 
 - ``events`` a sorted set, event -> creation time (the listing); ``events:live`` the events not over yet;
-- ``event:{id}`` a hash: kind, game, title, options, clock, rounds, start, ends, invite, creator, rated, created,
+- ``event:{id}`` (the id in braces, so that an event's keys share one Redis Cluster hash slot) a hash: kind,
+  game, title, options, clock, rounds, start, ends, invite, creator, rated, created,
   ``phase`` (``registering``, ``pairing:{r}``, ``playing:{r}``, ``finished``, ``cancelled``), round, ``version``
   (moved by every change followers are told of), ``news`` (the last such change), ``standings`` (after a round);
 - ``event:{id}:players`` player -> msgpack {name, nonce, at}; ``event:{id}:dropped`` player -> the round it was in;
@@ -43,6 +44,7 @@ from server.lobby.lobby import MAX_OPTIONS_BYTES, Lobby, daily_seed
 from server.rooms.clock import limits_for
 from server.rooms.peer import Peer
 from server.rooms.room import Room
+from server.store import keys
 from server.store.store import PREFIX, RECORD_TTL
 
 __all__ = ["MAX_PLAYERS", "MAX_ROUNDS", "SOLITAIRE", "STEP_EVERY", "SWISS", "Events", "result_of"]
@@ -76,7 +78,7 @@ LIVE = PREFIX + "events:live"
 
 
 def _key(event: str, part: str = "") -> str:
-    return f"{PREFIX}event:{event}" + (f":{part}" if part else "")
+    return f"{PREFIX}event:{{{event}}}" + (f":{part}" if part else "")
 
 
 def _scores(game: str, event: str) -> str:
@@ -830,7 +832,7 @@ class Events:
         if pending:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for c in pending:
-                    pipe.hget(f"{PREFIX}match:{event.rooms.get(c, '')}", "outcome")
+                    pipe.hget(keys.match(event.rooms.get(c, "")), "outcome")
                 outcomes = await pipe.execute()
             for c, raw in zip(pending, outcomes, strict=True):
                 if raw is None:

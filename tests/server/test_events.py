@@ -224,10 +224,10 @@ async def opened(url: str, names: list[str], urls: list[str], rounds: int, **fie
 async def cut_round(r: aioredis.Redis, event: str, entrants: list[Entrant], room: str) -> None:
     """Round 1 stored as a node left it that recorded its one table's ``room`` and stopped before seating anyone."""
     players = [e.client.player for e in entrants if e.client is not None]
-    await r.hset(f"cardroom:event:{event}:tables", "1:1", msgpack.packb(players))
-    await r.hset(f"cardroom:event:{event}:rooms", "1:1", room)
-    await r.hset(f"cardroom:event:{event}", mapping={"phase": "pairing:1", "round": "1"})
-    await r.hincrby(f"cardroom:event:{event}", "version", 1)
+    await r.hset(f"cardroom:event:{{{event}}}:tables", "1:1", msgpack.packb(players))
+    await r.hset(f"cardroom:event:{{{event}}}:rooms", "1:1", room)
+    await r.hset(f"cardroom:event:{{{event}}}", mapping={"phase": "pairing:1", "round": "1"})
+    await r.hincrby(f"cardroom:event:{{{event}}}", "version", 1)
 
 
 async def test_an_eight_player_swiss_of_three_rounds_plays_out_the_same_on_every_node(node: Start) -> None:
@@ -281,7 +281,7 @@ async def test_an_odd_count_gives_one_bye_a_round_to_a_new_player_and_rated_tabl
         played = {n: sum(n in t["players"] for r in final["pairings"] for t in r["tables"]) for n in names}
         assert rated == played
         async with aioredis.Redis.from_url(redis_url) as r:  # the seat tokens were kept while their tables played
-            assert await r.hlen(f"cardroom:event:{event}:seats") == 0
+            assert await r.hlen(f"cardroom:event:{{{event}}}:seats") == 0
 
 
 async def test_a_dropped_player_is_not_paired_again(server_url: str) -> None:
@@ -365,8 +365,8 @@ async def test_a_node_killed_mid_round_loses_no_result_and_another_finishes_the_
         playing = [asyncio.ensure_future(e.play(event, hold)) for e in entrants]
         await wait_event(watcher, event, lambda s: len(s["pairings"]) == 2
                          and s["pairings"][1]["tables"][0]["result"] is not None, timeout=60)
-        recorded = await r.hgetall(f"cardroom:event:{event}:results")
-        lease = await r.get(f"cardroom:event:{event}:lease")
+        recorded = await r.hgetall(f"cardroom:event:{{{event}}}:results")
+        lease = await r.get(f"cardroom:event:{{{event}}}:lease")
         assert isinstance(lease, bytes)
         holder = lease.decode()
         proc, _ = procs[holder]
@@ -376,13 +376,13 @@ async def test_a_node_killed_mid_round_loses_no_result_and_another_finishes_the_
         survivor = urls[1] if holder == "A" else urls[0]
         finals = await asyncio.wait_for(asyncio.gather(*playing), 120)
         assert all(f["status"] == "finished" for f in finals)
-        assert await r.get(f"cardroom:event:{event}:lease") != lease
+        assert await r.get(f"cardroom:event:{{{event}}}:lease") != lease
         async with await Client.connect(survivor, name="late") as late:
             final = await follow(late, event)
             check_event(final, 3)
             assert sum(s["points"] for s in final["standings"]) == 9  # each table counted once: 3 tables, 3 rounds
             await results_match_the_rooms(late, final)
-        after = await r.hgetall(f"cardroom:event:{event}:results")
+        after = await r.hgetall(f"cardroom:event:{{{event}}}:results")
         assert all(after[k] == v for k, v in recorded.items())  # what was recorded before the kill stands
         assert len(after) == 9
 
@@ -474,9 +474,9 @@ async def test_a_round_cut_after_its_room_was_recorded_gets_a_new_room(server_ur
     by the time another node carries on, which makes the table a new room and seats both players there."""
     async with opened(server_url, ["ann", "bob"], [server_url], rounds=1) as (_, event, entrants), \
             aioredis.Redis.from_url(redis_url) as r:
-        await r.set(f"cardroom:event:{event}:lease", "gone-node", px=30000)  # nobody runs the event meanwhile
+        await r.set(f"cardroom:event:{{{event}}}:lease", "gone-node", px=30000)  # nobody runs the event meanwhile
         await cut_round(r, event, entrants, "0dead0")
-        await r.delete(f"cardroom:event:{event}:lease")
+        await r.delete(f"cardroom:event:{{{event}}}:lease")
         finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 60)
         table = finals[0]["pairings"][0]["tables"][0]
         assert table["room"] != "0dead0" and table["result"] is not None
@@ -492,7 +492,7 @@ async def test_a_node_that_cannot_seat_a_table_another_node_serves_hands_the_eve
     async with opened(url_a, ["ann", "bob"], [url_a, url_b], rounds=1) as (organiser, event, entrants), \
             aioredis.Redis.from_url(redis_url) as r:
         made = await organiser.request("create_room", game=GAME, options=QUICK, sit=False)  # a room node A serves
-        await r.set(f"cardroom:event:{event}:lease", "B", px=30000)  # node B runs the event now
+        await r.set(f"cardroom:event:{{{event}}}:lease", "B", px=30000)  # node B runs the event now
         await cut_round(r, event, entrants, made["room"])
         finals = await asyncio.wait_for(asyncio.gather(*(e.play(event) for e in entrants)), 60)
         table = finals[0]["pairings"][0]["tables"][0]
