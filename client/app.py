@@ -61,6 +61,7 @@ from client.messages import (
     StandingsArrived,
     Unqueued,
     ViewArrived,
+    WatchersCounted,
     WatchReplay,
     YourRooms,
 )
@@ -221,6 +222,9 @@ class CardroomApp(App[None]):
         self.sub_title = f"reconnecting to {message.address}…"
         self._set_notice(f"connection to {message.address} lost ({message.reason}); "
                          f"reconnecting in {message.retry_in:g}s…")
+        for screen in self.match_screens():
+            if isinstance(screen, DuelScreen):
+                screen.freeze_clocks()  # only the server keeps time: nothing runs on screen until it speaks again
 
     @on(RoomsListed)
     def _rooms_listed(self, message: RoomsListed) -> None:
@@ -272,6 +276,7 @@ class CardroomApp(App[None]):
             self.request(self.link.list_rooms(), "list rooms", background=True)
             return
         recent = self.recent.pop(message.room, [])
+        screen.blocked = message.blocked
         screen.show(message.version, message.view, [*recent, *message.events] if screen.version < 0 else message.events)
         if isinstance(screen, DuelScreen):
             screen.name_clocks()  # "You" once the view says which seat is ours
@@ -279,6 +284,12 @@ class CardroomApp(App[None]):
         if message.version == 0 and not message.events:
             # a seat was taken or a table opened: learn from the lobby whether anyone is still missing
             self.request(self.link.list_rooms(), "list rooms", background=True)
+
+    @on(WatchersCounted)
+    def _watchers_counted(self, message: WatchersCounted) -> None:
+        screen = self.match_screen(message.room)
+        if screen is not None:
+            screen.spectators = message.spectators
 
     def _cue(self, screen: TableScreen, message: ViewArrived) -> None:
         """Bell and flash when a view brings our move (we had none) or a reveal; not for the first view of a table."""

@@ -155,12 +155,14 @@ class HandPanel(Static):
     selected: reactive[int | None] = reactive(None)
     playable: reactive[frozenset[int]] = reactive(frozenset())
     locked_slot: reactive[int | None] = reactive(None)
+    blocked: reactive[tuple[str | None, ...]] = reactive((), layout=True)
+    """Per card, why the server says it may not be played now (None: it may)."""
     rules: reactive[bool] = reactive(True, layout=True)
     """Whether a selected witch's rules are written under it (not on a short terminal: ``w`` shows them)."""
 
     def render(self) -> Text:
         return hand_renderable(self.cards, selected=self.selected, playable=set(self.playable),
-                               locked_slot=self.locked_slot, rules=self.rules)
+                               locked_slot=self.locked_slot, rules=self.rules, blocked=self.blocked)
 
 
 class WitchPanel(Static):

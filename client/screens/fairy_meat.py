@@ -788,13 +788,13 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
 
     def status_text(self) -> str:
         return fairy_meat_status(self.view, over=self.over, free_seats=self.free_seats,
-                                 seconds=time_left(self.deadline), seen=self.seen, compact=self.compact)
+                                 seconds=time_left(self.deadline, self.frozen), seen=self.seen, compact=self.compact)
 
     def watch_free_seats(self) -> None:
         self._refresh_status()
 
     def _tick(self) -> None:
-        if self.deadline is not None:
+        if self.deadline is not None and self.frozen is None:  # frozen: the server is out of reach, time stands
             self._refresh_status()
 
 

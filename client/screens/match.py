@@ -70,8 +70,8 @@ a tie sends both cards back with a cooldown.
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
-Dimmed cards marked ✗ cannot be played now: Enter on one has the server say
-why in the status line.
+Dimmed cards marked ✗ cannot be played now: the lines under your hand say
+why (a witch held, a rule in play), and so does Enter on one.
 """ + NOTATION
 
 SPECTATOR_HELP = """\
@@ -249,6 +249,7 @@ class MatchScreen(DuelScreen):
         if view.get("turn") != self.turn_seen or not 0 <= self.selected < max(len(cards), 1):
             self.turn_seen = view.get("turn")
             self.selected = min(playable) if playable else 0
+        hand.blocked = tuple(self.blocked) if own is not None else ()
         hand.cards = cards
         hand.playable = frozenset(playable)
         hand.locked_slot = view.get("locked_slot")

@@ -16,7 +16,7 @@ from engine.interface import Decision, Event, Seat
 from engine.memo import carry_over, per_state
 from engine.rng import Rng
 
-__all__ = ["apply", "legal", "setup", "timer"]
+__all__ = ["apply", "blocked", "legal", "setup", "timer"]
 
 
 def _scenario_card(option: str, text: str, uid: int) -> Card:
@@ -88,6 +88,20 @@ def legal(state: State, seat: Seat) -> list[Decision]:
     if state.sealed[seat] is not None:
         return []
     return [{"kind": "play", "slot": i} for i in playable_slots(state, seat)]
+
+
+def blocked(state: State, seat: Seat) -> list[str | None]:
+    """While a play is awaited of ``seat``: per card of its own hand, None if it may play it, else why not (the
+    words a refused play gives). Empty otherwise. Reads nothing but the seat's hand and the rules in play."""
+    if state.outcome is not None or state.pending is not None or seat not in (0, 1) or state.sealed[seat] is not None:
+        return []
+    hand = state.hands[seat]
+    slots = {play["slot"] for play in legal(state, seat)}
+    if len(slots) == len(hand):
+        return [None] * len(hand)
+    table = Table(state)
+    blockers = table.blockers(seat)
+    return [None if i in slots else table.playable_reason(seat, card, blockers) for i, card in enumerate(hand)]
 
 
 def timer(state: State) -> tuple[Seat, int] | None:
