@@ -158,7 +158,7 @@ class SolitaireScreen(TableScreen):
                     continue
                 self.result_logged = True
             if text:
-                log.add(str(text), style="bold" if event.get("kind") == "over" else "")
+                log.add(self.log_text(str(text)), style="bold" if event.get("kind") == "over" else "")
         same = version == self.version
         if not same:
             self.refusal = ""
@@ -171,7 +171,7 @@ class SolitaireScreen(TableScreen):
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
         if not self.result_logged:
-            log.add(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}", style="bold")
+            log.add(self.log_text(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}"), style="bold")
             self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
@@ -196,6 +196,10 @@ class SolitaireScreen(TableScreen):
 
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
+
+    def log_text(self, text: str) -> str:
+        """A line of the server's as the log shows it (a two-player table names the players)."""
+        return text
 
     def status_text(self) -> str:
         """The status line under the log (a game's screen may say more)."""
