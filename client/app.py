@@ -9,7 +9,7 @@ a refused request comes back as a toast with the server's message.
 from __future__ import annotations
 
 import os
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,7 +18,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from websockets.exceptions import WebSocketException
 
-from client.connection import ClientError
+from client.connection import ClientError, Seat
 from client.identity import IdentityStore
 from client.link import Link, scrub
 from client.messages import (
@@ -87,7 +87,7 @@ from client.widgets import StatusLine
 REFUSALS = frozenset({"illegal_decision", "not_your_turn", "match_over"})
 """Error codes of a refused decision: the table says why in its status line."""
 
-__all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
+__all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp", "left_behind"]
 
 TABLE_SCREENS: dict[str, type[TableScreen]] = {
     "creature_wars": MatchScreen,
@@ -105,6 +105,20 @@ REVEAL_KINDS = frozenset({"reveal", "trumps", "numbered"})
 
 CUES_ENV = "CARDROOM_CUES"
 """Set to ``off`` to start without the bell and flash (ctrl+b turns them on and off while playing)."""
+
+
+def left_behind(rooms: Sequence[tuple[Seat, Mapping[str, Any] | None]]) -> list[str]:
+    """The rooms of our seats to take back on start: running (or waiting) on the server and held by no connection,
+    so that nobody counts as away. A seat another terminal plays now is left to it; a finished room to the list."""
+    out = []
+    for seat, summary in rooms:
+        if summary is None or summary.get("status") == "over":
+            continue
+        present = summary.get("present")
+        if isinstance(present, list) and seat.seat < len(present) and present[seat.seat]:
+            continue
+        out.append(seat.room)
+    return out
 
 
 class CardroomApp(App[None]):
@@ -143,6 +157,8 @@ class CardroomApp(App[None]):
         """Per open room: whether its latest view offered us a decision."""
         self.recent: dict[str, list[dict[str, Any]]] = {}
         """The room's last events sent with the view that opens its table: a table opened anew rebuilds its log."""
+        self.taken_back = False
+        """Whether the seats left by a closed terminal were taken back (once, on the first checked "your rooms")."""
 
     def on_mount(self) -> None:
         self.sub_title = f"connecting to {self.link.address}…"
@@ -460,6 +476,11 @@ class CardroomApp(App[None]):
     def _your_rooms_arrived(self, message: YourRooms) -> None:
         self.lobby.held = frozenset(self.link.seats)
         self.lobby.show_your_rooms(message.rooms, message.checked)
+        if message.checked and not self.taken_back:
+            self.taken_back = True
+            for room in left_behind(message.rooms):  # a terminal closed mid-match: its tables open again by themselves
+                if self.match_screen(room) is None:
+                    self.request(self.link.join(room), "take back your seat", background=True)
 
     @on(NameRefused)
     def _name_refused(self, message: NameRefused) -> None:

@@ -142,6 +142,8 @@ class Room:
             "ranked": self.table,
             "daily": self.daily,
             "players": list(self.names),
+            "present": [seat is not None and any(held == n for held in self.watchers.values())
+                        for n, seat in enumerate(self.seats)],
             "score": self.game.view(self.state, None).get("score") if self.dealt else None,
             "commitment": self.commitment,
             "seeding": self.seeding or seeding.FIXED,
