@@ -82,6 +82,8 @@ from client.screens.high_scores import TABLES
 from client.screens.leaderboard import RATED_GAMES, LeaderboardScreen
 from client.screens.name import NameScreen
 from client.screens.replay import ReplayScreen
+from client.screens.solitaire import OnePlayerScreen
+from client.screens.solitaire_end import Finished
 from client.widgets import StatusLine
 
 REFUSALS = frozenset({"illegal_decision", "not_your_turn", "match_over"})
@@ -335,6 +337,14 @@ class CardroomApp(App[None]):
             screen.show_end(message.outcome, message.seed, message.commitment, self.link.commitments.get(message.room),
                             message.reveal)
             return  # the end screen says it all
+        if isinstance(screen, OnePlayerScreen) and not screen.spectator:
+            ranked = (self.rooms.get(message.room) or {}).get("ranked")
+            finished = Finished(message.room, screen.game, message.outcome, None if ranked is None else str(ranked),
+                                message.seed)
+            screen.show_end(finished)
+            if finished.ranked != "":
+                self.run_worker(self._rank(screen, finished), group="requests", name="rank", exit_on_error=False)
+            return
         if screen is None or not screen.is_current:  # an open table shows the result itself
             detail = message.outcome.get("detail") or message.outcome.get("reason", "")
             self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
@@ -423,6 +433,18 @@ class CardroomApp(App[None]):
             self.post_message(ScoresArrived(game, daily, None, str(exc) or type(exc).__name__))
         else:
             self.post_message(ScoresArrived(game, daily, table))
+
+    async def _rank(self, screen: OnePlayerScreen, finished: Finished) -> None:
+        """Fetch the high-score table a finished solitaire entered, for its end screen to find the rank in."""
+        daily = (finished.ranked or "").startswith("daily:")
+        try:
+            table = await self.link.scores(finished.game, daily=daily, limit=100)
+        except ClientError as exc:
+            screen.ranked(None, f"{exc.code}: {exc.message}")
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            screen.ranked(None, str(exc) or type(exc).__name__)
+        else:
+            screen.ranked(list(table.get("entries") or []))
 
     @on(ScoresArrived)
     def _scores_arrived(self, message: ScoresArrived) -> None:
