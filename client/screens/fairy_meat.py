@@ -627,7 +627,8 @@ def fairy_meat_info(view: Mapping[str, Any], compact: bool = False, names: Seque
         out.append(" · " + declared)
     phase = str(view.get("phase", ""))
     out.append(f" · {PHASE_NAMES.get(phase, phase)}")
-    if own is not None and not compact:
+    named = own is not None and 0 <= int(own) < len(names) and bool(names[int(own)])
+    if own is not None and not compact and not named:  # once names are known, the panels and the log use them
         out.append(f" · you are {player_name(int(own))}", style="dim")
     if view.get("scenario"):
         out.append(" · scenario", style="dim")
