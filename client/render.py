@@ -101,6 +101,7 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
     for i, card in enumerate(cards):
         if i:
             out.append("\n")
+        start = len(out)
         marker = "▶" if i == selected else " "
         number = str(i + 1) if i < 9 else " "
         style = Style.parse(card_colour(card) or "none")
@@ -122,6 +123,8 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
             out.append("  ✗ not playable now (Enter says why)", style="dim")
         if card.get("kind") == "witch":
             out.append(f"  witch · {card.get('rarity', '')}", style="dim")
+        out.stylize(Style(meta={"slot": i}), start, len(out))  # a click on the line names the card (HandPanel)
+        if card.get("kind") == "witch":
             if rules and i == selected and card.get("rules"):
                 for line in str(card["rules"]).splitlines():
                     out.append(f"\n      {line}", style=WITCH_COLOUR)

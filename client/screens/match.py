@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -60,7 +61,8 @@ Power = base strength {b} + level, +3 when your Power Type beats theirs
 losing card's base strength (witches differ: select one and press w);
 a tie sends both cards back with a cooldown.
 
-  1-9         select the n-th card of your hand
+  1-9         select the n-th card of your hand (or click it; a click on the
+              selected card locks it in)
   ← → h l     move the selection (also ↑ ↓ j k)
   Enter       lock in the selected card
   w           show / hide the selected witch's rules (a selected witch's
@@ -337,6 +339,17 @@ class MatchScreen(DuelScreen):
             self.selected = n - 1
         elif count:
             self.notify(f"Your hand has {count} card(s).", severity="warning")
+
+    @on(HandPanel.Tapped)
+    def _tapped(self, event: HandPanel.Tapped) -> None:
+        """A click on a card picks it; a click on the picked card locks it in (as Enter does)."""
+        event.stop()
+        if self.spectator or self.finished():
+            return
+        if event.slot == self.selected:
+            self.action_lock_in()
+        else:
+            self.action_pick(event.slot + 1)
 
     def action_move(self, step: int) -> None:
         self.refusal = ""
