@@ -121,13 +121,13 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
             out.append("  ✗", style="bold")
         elif playable and i not in playable:
             out.append("  ✗ not playable now (Enter says why)", style="dim")
-        if card.get("kind") == "witch":
+        witch = card.get("kind") == "witch"
+        if witch:
             out.append(f"  witch · {card.get('rarity', '')}", style="dim")
         out.stylize(Style(meta={"slot": i}), start, len(out))  # a click on the line names the card (HandPanel)
-        if card.get("kind") == "witch":
-            if rules and i == selected and card.get("rules"):
-                for line in str(card["rules"]).splitlines():
-                    out.append(f"\n      {line}", style=WITCH_COLOUR)
+        if witch and rules and i == selected and card.get("rules"):
+            for line in str(card["rules"]).splitlines():
+                out.append(f"\n      {line}", style=WITCH_COLOUR)
     for reason, slots in blocked_reasons(cards, blocked, locked_slot):
         numbers = ", ".join(str(n + 1) for n in slots)
         out.append(f"\n✗ {'card' if len(slots) == 1 else 'cards'} {numbers}: ", style="bold")
