@@ -19,8 +19,6 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 
 CLOCK = {"seats": [{"left": 25.0, "bank": 60.0}, {"left": None, "bank": 58.0}], "limits": {"move": 30, "bank": 60}}
 """Our move clock runs (25 s left of 30, the whole bank); the opponent's bank has lost 2 s."""
-THEIR_CLOCK = {"seats": [{"left": None, "bank": 58.0}, {"left": 25.0, "bank": 60.0}], "limits": {"move": 30, "bank": 60}}
-"""The opponent's move clock runs; ours has lost 2 s of its bank."""
 
 WATCHED = {"t": "watchers", "room": ROOM, "spectators": 2}
 
@@ -47,10 +45,10 @@ CREATURE_WARS = [names("creature_wars", "alice", "bob"),
                  WATCHED]
 
 FAIRY_MEAT = [names("fairy_meat", "alice", "dave"),
-              *table_messages("fairy_meat", 0, seed=7, clock=THEIR_CLOCK,
-                              decisions=[(0, 0), (1, 0), (0, 0), (0, 0), (1, 0), (0, 0), (1, 0), (0, 0), (1, 0)]),
+              *table_messages("fairy_meat", 0, seed=7, clock=CLOCK,
+                              decisions=[(0, 0), (1, 0), (0, 0), (0, 0), (1, 0), (0, 0), (1, 0), (0, 0), (1, 0), (1, 0)]),
               WATCHED]
-"""Right after the first reveal of sealed Numbered cards: the attack's steps and its result."""
+"""The first attack revealed (its steps and result), and the next combat dealt: our combat hand, our move to declare."""
 
 FAIRY_TABLEAU = table_messages("fairy_tableau", 0, seed=3, decisions=[(0, 0), (0, 0), (0, 0)])
 QUEENS_CHALLENGE = table_messages("queens_challenge", 0, seed=3, decisions=[(0, 0)] * 6)
