@@ -156,13 +156,15 @@ class Room:
         """How many connections watch the room without a seat."""
         return sum(1 for s in self.watchers.values() if s is None)
 
-    def _spectators_changed(self, before: int) -> None:
-        """Tell everyone watching how many spectators there are, when that changed (``watchers``)."""
+    def _spectators_changed(self, before: int, newcomer: Peer | None = None) -> None:
+        """Tell everyone watching how many spectators there are, when that changed (``watchers``); a ``newcomer``
+        reads it in the view it is sent next."""
         now = self.spectators()
         if now != before:
             frame = encode({"t": "watchers", "room": self.id, "spectators": now})
             for conn in list(self.watchers):
-                conn.send(frame)
+                if conn is not newcomer:
+                    conn.send(frame)
 
     def seat_of(self, token: str) -> Seat:
         digest = hash_token(token)
@@ -287,7 +289,7 @@ class Room:
         self.watchers[conn] = seat
         conn.rooms[self.id] = seat
         self.touch()
-        self._spectators_changed(before)
+        self._spectators_changed(before, conn)
         if previous is not None and previous != seat:
             self._left(previous)
         if seat is not None and self.away.pop(seat, None) is not None:

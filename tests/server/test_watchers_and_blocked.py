@@ -41,7 +41,7 @@ async def test_only_the_seat_is_told_why_its_cards_are_held_back(server_url: str
 async def test_players_are_told_how_many_watch(server_url: str) -> None:
     async with (await Client.connect(server_url, name="host") as host,
                 await Client.connect(server_url, name="one") as one,
-                await Client.connect(server_url, name="two") as two):
+                await Client.connect(server_url, name="two", record_frames=True) as two):
         seat = await host.create("creature_wars", seed=4)
         assert not isinstance(seat, str)
         await one.spectate(seat.room)
@@ -50,6 +50,7 @@ async def test_players_are_told_how_many_watch(server_url: str) -> None:
         assert (await pushed(two, "view", room=seat.room))["spectators"] == 2, "the view says it"
         assert (await pushed(host, "watchers", room=seat.room))["spectators"] == 2
         await pushed(one, "watchers", room=seat.room, spectators=2)  # spectators are told too
+        assert "watchers" not in [m["t"] for m in two.received()], "a newcomer reads the count in its view"
         await one.leave(seat.room)
         assert (await pushed(host, "watchers", room=seat.room))["spectators"] == 1
         await two.close()
