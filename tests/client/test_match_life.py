@@ -218,12 +218,13 @@ async def test_a_name_bound_to_another_key_is_refused_clearly_and_another_can_be
             assert isinstance(app.screen, LobbyScreen)
 
 
-async def test_the_clocks_count_down_for_players_and_spectators(server_url: str) -> None:
+async def test_the_clocks_count_down_for_players_and_spectators(server_url: str, tmp_path: Path) -> None:
     async with await Client.connect(server_url, name="bob") as bob:
         seat = await bob.create("creature_wars", seed=6)
         assert isinstance(seat, Seat)
         app = CardroomApp(server_url, "ada", join=seat.room)
-        watcher = CardroomApp(server_url, "eve", spectate=seat.room)
+        # another player, with an identity of her own (ada's would take ada's seat back on start)
+        watcher = CardroomApp(server_url, "eve", spectate=seat.room, state_dir=tmp_path / "eve")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
             await until(pilot, lambda: "▶ You 0:" in panel_text(app, "#clocks"), "our clock, running")
