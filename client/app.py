@@ -501,7 +501,7 @@ class CardroomApp(App[None]):
         if message.checked and not self.taken_back:
             self.taken_back = True
             for room in left_behind(message.rooms):  # a terminal closed mid-match: its tables open again by themselves
-                if self.match_screen(room) is None:
+                if self.match_screen(room) is None and room != self.auto_spectate:  # asked to watch it: we only watch
                     self.request(self.link.join(room), "take back your seat", background=True)
 
     @on(NameRefused)
