@@ -65,5 +65,6 @@ async def test_a_ranked_game_played_to_its_end_shows_its_rank_and_n_deals_anothe
         assert f"Score {score}" in text and "on the all-time table" in text, text
         first = table.room
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, TableauScreen) and app.screen.room != first, "a new deal")
+        await until(pilot, lambda: [s.room for s in app.match_screens()] not in ([], [first]), "a new deal")
+        assert [type(s) for s in app.match_screens()] == [TableauScreen]
         assert app.match_screen(first) is None, "the finished table was left"
