@@ -9,7 +9,7 @@ a refused request comes back as a toast with the server's message.
 from __future__ import annotations
 
 import os
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,7 +18,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from websockets.exceptions import WebSocketException
 
-from client.connection import ClientError
+from client.connection import ClientError, Seat
 from client.identity import IdentityStore
 from client.link import Link, scrub
 from client.messages import (
@@ -61,6 +61,7 @@ from client.messages import (
     StandingsArrived,
     Unqueued,
     ViewArrived,
+    WatchersCounted,
     WatchReplay,
     YourRooms,
 )
@@ -82,12 +83,14 @@ from client.screens.high_scores import TABLES
 from client.screens.leaderboard import RATED_GAMES, LeaderboardScreen
 from client.screens.name import NameScreen
 from client.screens.replay import ReplayScreen
+from client.screens.solitaire import OnePlayerScreen
+from client.screens.solitaire_end import Finished
 from client.widgets import StatusLine
 
 REFUSALS = frozenset({"illegal_decision", "not_your_turn", "match_over"})
 """Error codes of a refused decision: the table says why in its status line."""
 
-__all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp"]
+__all__ = ["CUES_ENV", "GAMES_SHOWN", "REVEAL_KINDS", "TABLE_SCREENS", "CardroomApp", "left_behind"]
 
 TABLE_SCREENS: dict[str, type[TableScreen]] = {
     "creature_wars": MatchScreen,
@@ -105,6 +108,20 @@ REVEAL_KINDS = frozenset({"reveal", "trumps", "numbered"})
 
 CUES_ENV = "CARDROOM_CUES"
 """Set to ``off`` to start without the bell and flash (ctrl+b turns them on and off while playing)."""
+
+
+def left_behind(rooms: Sequence[tuple[Seat, Mapping[str, Any] | None]]) -> list[str]:
+    """The rooms of our seats to take back on start: running (or waiting) on the server and held by no connection,
+    so that nobody counts as away. A seat another terminal plays now is left to it; a finished room to the list."""
+    out = []
+    for seat, summary in rooms:
+        if summary is None or summary.get("status") == "over":
+            continue
+        present = summary.get("present")
+        if isinstance(present, list) and seat.seat < len(present) and present[seat.seat]:
+            continue
+        out.append(seat.room)
+    return out
 
 
 class CardroomApp(App[None]):
@@ -143,6 +160,8 @@ class CardroomApp(App[None]):
         """Per open room: whether its latest view offered us a decision."""
         self.recent: dict[str, list[dict[str, Any]]] = {}
         """The room's last events sent with the view that opens its table: a table opened anew rebuilds its log."""
+        self.taken_back = False
+        """Whether the seats left by a closed terminal were taken back (once, on the first checked "your rooms")."""
 
     def on_mount(self) -> None:
         self.sub_title = f"connecting to {self.link.address}…"
@@ -222,6 +241,9 @@ class CardroomApp(App[None]):
         self.sub_title = f"reconnecting to {message.address}…"
         self._set_notice(f"connection to {message.address} lost ({message.reason}); "
                          f"reconnecting in {message.retry_in:g}s…")
+        for screen in self.match_screens():
+            if isinstance(screen, DuelScreen):
+                screen.freeze_clocks()  # only the server keeps time: nothing runs on screen until it speaks again
 
     @on(RoomsListed)
     def _rooms_listed(self, message: RoomsListed) -> None:
@@ -273,6 +295,7 @@ class CardroomApp(App[None]):
             self.request(self.link.list_rooms(), "list rooms", background=True)
             return
         recent = self.recent.pop(message.room, [])
+        screen.blocked = message.blocked
         screen.show(message.version, message.view, [*recent, *message.events] if screen.version < 0 else message.events)
         if isinstance(screen, DuelScreen):
             screen.name_clocks()  # "You" once the view says which seat is ours
@@ -280,6 +303,12 @@ class CardroomApp(App[None]):
         if message.version == 0 and not message.events:
             # a seat was taken or a table opened: learn from the lobby whether anyone is still missing
             self.request(self.link.list_rooms(), "list rooms", background=True)
+
+    @on(WatchersCounted)
+    def _watchers_counted(self, message: WatchersCounted) -> None:
+        screen = self.match_screen(message.room)
+        if screen is not None:
+            screen.spectators = message.spectators
 
     def _cue(self, screen: TableScreen, message: ViewArrived) -> None:
         """Bell and flash when a view brings our move (we had none) or a reveal; not for the first view of a table."""
@@ -309,6 +338,14 @@ class CardroomApp(App[None]):
             screen.show_end(message.outcome, message.seed, message.commitment, self.link.commitments.get(message.room),
                             message.reveal)
             return  # the end screen says it all
+        if isinstance(screen, OnePlayerScreen) and not screen.spectator:
+            ranked = (self.rooms.get(message.room) or {}).get("ranked")
+            finished = Finished(message.room, screen.game, message.outcome, None if ranked is None else str(ranked),
+                                message.seed)
+            screen.show_end(finished)
+            if finished.ranked != "":
+                self.run_worker(self._rank(screen, finished), group="requests", name="rank", exit_on_error=False)
+            return
         if screen is None or not screen.is_current:  # an open table shows the result itself
             detail = message.outcome.get("detail") or message.outcome.get("reason", "")
             self.notify(f"Match over: {detail}", title=f"room #{message.room}", markup=False)
@@ -398,6 +435,18 @@ class CardroomApp(App[None]):
         else:
             self.post_message(ScoresArrived(game, daily, table))
 
+    async def _rank(self, screen: OnePlayerScreen, finished: Finished) -> None:
+        """Fetch the high-score table a finished solitaire entered, for its end screen to find the rank in."""
+        daily = (finished.ranked or "").startswith("daily:")
+        try:
+            table = await self.link.scores(finished.game, daily=daily, limit=100)
+        except ClientError as exc:
+            screen.ranked(None, f"{exc.code}: {exc.message}")
+        except (ConnectionError, OSError, TimeoutError, WebSocketException) as exc:
+            screen.ranked(None, str(exc) or type(exc).__name__)
+        else:
+            screen.ranked(list(table.get("entries") or []))
+
     @on(ScoresArrived)
     def _scores_arrived(self, message: ScoresArrived) -> None:
         screen = self.scores_screen()
@@ -450,6 +499,11 @@ class CardroomApp(App[None]):
     def _your_rooms_arrived(self, message: YourRooms) -> None:
         self.lobby.held = frozenset(self.link.seats)
         self.lobby.show_your_rooms(message.rooms, message.checked)
+        if message.checked and not self.taken_back:
+            self.taken_back = True
+            for room in left_behind(message.rooms):  # a terminal closed mid-match: its tables open again by themselves
+                if self.match_screen(room) is None and room != self.auto_spectate:  # asked to watch it: we only watch
+                    self.request(self.link.join(room), "take back your seat", background=True)
 
     @on(NameRefused)
     def _name_refused(self, message: NameRefused) -> None:

@@ -125,7 +125,8 @@ def clock_text(clocks: Clocks, names: Sequence[str], now: float | None = None) -
 
 
 class ClockBar(Static):
-    """The room's clocks on one line, ticking twice a second; hidden for untimed rooms."""
+    """The room's clocks on one line, ticking twice a second; hidden for untimed rooms. While the connection is
+    down (``frozen``) they stand still where they were and say so: only the server keeps time."""
 
     DEFAULT_CSS = """
     ClockBar { height: 1; padding: 0 1; display: none; }
@@ -134,12 +135,14 @@ class ClockBar(Static):
 
     clocks: reactive[Clocks | None] = reactive(None)
     names: reactive[tuple[str, ...]] = reactive(())
+    frozen: reactive[float | None] = reactive(None)
+    """``time.monotonic()`` when the connection went down (the clocks are shown as they stood then), or None."""
 
     def on_mount(self) -> None:
         self.set_interval(0.5, self._tick)
 
     def _tick(self) -> None:
-        if self.clocks is not None and any(left is not None for left, _ in self.clocks.now()):
+        if self.frozen is None and self.clocks is not None and any(left is not None for left, _ in self.clocks.now()):
             self.refresh()
 
     def watch_clocks(self, clocks: Clocks | None) -> None:
@@ -148,4 +151,7 @@ class ClockBar(Static):
     def render(self) -> Text:
         if self.clocks is None:
             return Text("")
-        return clock_text(self.clocks, self.names)
+        line = clock_text(self.clocks, self.names, self.frozen)
+        if self.frozen is None:
+            return line
+        return Text.assemble(("reconnecting: stopped ", "bold yellow"), line)

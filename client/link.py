@@ -41,6 +41,7 @@ from client.messages import (
     Spectating,
     Unqueued,
     ViewArrived,
+    WatchersCounted,
     YourRooms,
 )
 
@@ -192,9 +193,13 @@ class Link:
                                    [bool(p) for p in presence] if isinstance(presence, list) else None))
         if kind == "view" and message.get("recent"):
             self.post(RecentArrived(message["room"], list(message["recent"])))
+        if (kind == "view" or kind == "watchers") and isinstance(message.get("spectators"), int):
+            self.post(WatchersCounted(str(message["room"]), int(message["spectators"])))
         if kind == "view":
+            blocked = message.get("blocked")
             self.post(ViewArrived(message["room"], int(message["version"]), message["view"],
-                                  list(message.get("events") or [])))
+                                  list(message.get("events") or []),
+                                  [None if b is None else str(b) for b in blocked] if isinstance(blocked, list) else []))
         elif kind == "match_over":
             reveal: dict[str, Any] = {k: message[k] for k in REVEALED if k in message}
             self.post(MatchOver(message["room"], dict(message.get("outcome") or {}), message.get("seed"),

@@ -13,6 +13,7 @@ from textual.message import Message
 from client.connection import Seat
 
 __all__ = [
+    "WatchersCounted",
     "CancelPlayNow",
     "Paired",
     "PlayNow",
@@ -110,12 +111,15 @@ class ViewArrived(Message):
     """A new view of ``room`` at ``version``, and the events (as we may see them) that led to it; ``view`` is
     None while the room waits for players (its deal is set up once every seat is taken)."""
 
-    def __init__(self, room: str, version: int, view: dict[str, Any] | None, events: list[dict[str, Any]]) -> None:
+    def __init__(self, room: str, version: int, view: dict[str, Any] | None, events: list[dict[str, Any]],
+                 blocked: list[str | None] | None = None) -> None:
         super().__init__()
         self.room = room
         self.version = version
         self.view = view
         self.events = events
+        self.blocked = blocked or []
+        """Per card of our hand, why it may not be played now (None: it may); empty when nothing is awaited."""
 
 
 class MatchOver(Message):
@@ -244,6 +248,15 @@ class ClockArrived(Message):
         self.room = room
         self.clock = clock
         self.presence = presence
+
+
+class WatchersCounted(Message):
+    """How many watch ``room`` without a seat (a view's ``spectators``, or a ``watchers`` push)."""
+
+    def __init__(self, room: str, spectators: int) -> None:
+        super().__init__()
+        self.room = room
+        self.spectators = spectators
 
 
 class RecentArrived(Message):

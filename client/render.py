@@ -21,6 +21,7 @@ __all__ = [
     "LOCK",
     "TYPE_COLOURS",
     "WITCH_COLOUR",
+    "blocked_reasons",
     "card_colour",
     "card_label",
     "damage_line",
@@ -85,11 +86,13 @@ def hp_bar(hp: int, max_hp: int, width: int = 15) -> Text:
 
 
 def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None, playable: set[int],
-                    locked_slot: int | None, rules: bool = True) -> Text:
-    """Numbered cards in notation, one per line: the selection marked, unplayable cards dimmed.
+                    locked_slot: int | None, rules: bool = True, blocked: Sequence[str | None] = ()) -> Text:
+    """Numbered cards in notation, one per line: the selection marked, unplayable cards dimmed and marked ✗.
 
     One card a line keeps each notation unbroken at any width; the number is the key
-    that picks it (1-9).
+    that picks it (1-9). ``blocked`` (the server's reasons, per card) is said under the hand,
+    one line per reason with the cards it holds back, so a reason shared by the whole hand
+    (a Cornfield Witch held) takes one line, not one per card.
     """
     out = Text()
     if not cards:
@@ -98,6 +101,7 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
     for i, card in enumerate(cards):
         if i:
             out.append("\n")
+        start = len(out)
         marker = "▶" if i == selected else " "
         number = str(i + 1) if i < 9 else " "
         style = Style.parse(card_colour(card) or "none")
@@ -113,14 +117,34 @@ def hand_renderable(cards: Sequence[Mapping[str, Any]], *, selected: int | None,
             out.append(f"  cooldown {card['cooldown']}", style="dim")
         elif card.get("banned"):
             out.append("  may never be played", style="dim")
+        elif i < len(blocked) and blocked[i]:
+            out.append("  ✗", style="bold")
         elif playable and i not in playable:
             out.append("  ✗ not playable now (Enter says why)", style="dim")
-        if card.get("kind") == "witch":
+        witch = card.get("kind") == "witch"
+        if witch:
             out.append(f"  witch · {card.get('rarity', '')}", style="dim")
-            if rules and i == selected and card.get("rules"):
-                for line in str(card["rules"]).splitlines():
-                    out.append(f"\n      {line}", style=WITCH_COLOUR)
+        out.stylize(Style(meta={"slot": i}), start, len(out))  # a click on the line names the card (HandPanel)
+        if witch and rules and i == selected and card.get("rules"):
+            for line in str(card["rules"]).splitlines():
+                out.append(f"\n      {line}", style=WITCH_COLOUR)
+    for reason, slots in blocked_reasons(cards, blocked, locked_slot):
+        numbers = ", ".join(str(n + 1) for n in slots)
+        out.append(f"\n✗ {'card' if len(slots) == 1 else 'cards'} {numbers}: ", style="bold")
+        out.append(reason)
     return out
+
+
+def blocked_reasons(cards: Sequence[Mapping[str, Any]], blocked: Sequence[str | None],
+                    locked_slot: int | None = None) -> list[tuple[str, list[int]]]:
+    """Each reason the server gave for holding cards back, with their slots (in hand order); a cooldown or a ban is
+    left out: the card's own line says it."""
+    out: dict[str, list[int]] = {}
+    for i, card in enumerate(cards):
+        reason = blocked[i] if i < len(blocked) else None
+        if reason and i != locked_slot and not card.get("cooldown") and not card.get("banned"):
+            out.setdefault(reason, []).append(i)
+    return list(out.items())
 
 
 def _duel_card(card: Mapping[str, Any] | None, power: int | None, title: str, won: bool, damage: int) -> Panel:

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
+from textual.events import Click
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import RichLog, Static
 
@@ -145,7 +147,15 @@ class ModifiersPanel(Static):
 
 
 class HandPanel(Static):
-    """Your hand: numbered cards, the selected one highlighted, the unplayable ones dimmed."""
+    """Your hand: numbered cards, the selected one highlighted, the unplayable ones dimmed; a click on a card's line
+    says which card it was (:class:`HandPanel.Tapped`)."""
+
+    class Tapped(Message):
+        """A card of the hand was clicked: its slot (from 0)."""
+
+        def __init__(self, slot: int) -> None:
+            super().__init__()
+            self.slot = slot
 
     DEFAULT_CSS = """
     HandPanel { height: auto; padding: 0 1; }
@@ -155,12 +165,19 @@ class HandPanel(Static):
     selected: reactive[int | None] = reactive(None)
     playable: reactive[frozenset[int]] = reactive(frozenset())
     locked_slot: reactive[int | None] = reactive(None)
+    blocked: reactive[tuple[str | None, ...]] = reactive((), layout=True)
+    """Per card, why the server says it may not be played now (None: it may)."""
     rules: reactive[bool] = reactive(True, layout=True)
     """Whether a selected witch's rules are written under it (not on a short terminal: ``w`` shows them)."""
 
     def render(self) -> Text:
         return hand_renderable(self.cards, selected=self.selected, playable=set(self.playable),
-                               locked_slot=self.locked_slot, rules=self.rules)
+                               locked_slot=self.locked_slot, rules=self.rules, blocked=self.blocked)
+
+    def on_click(self, event: Click) -> None:
+        slot = event.style.meta.get("slot")
+        if isinstance(slot, int):
+            self.post_message(self.Tapped(slot))
 
 
 class WitchPanel(Static):

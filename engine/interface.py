@@ -124,6 +124,10 @@ class Game(Protocol):
         """A seat whose decision is timed, and the limit in seconds: when it runs out the server
         applies ``{"kind": "timeout"}`` for that seat, and the game takes its default."""
 
+    def blocked(self, state: Any, seat: Seat) -> list[str | None]:
+        """While a play from ``seat``'s hand is awaited: per card of that hand, None if ``legal`` offers it, else
+        why not, in words; empty otherwise. Only the seat's own hand is told of, so only that seat is sent it."""
+
     def dump(self, state: Any) -> dict[str, Any]:
         """The state as plain data (maps, lists, ints, strings) for storage."""
 

@@ -30,6 +30,10 @@ def _untimed(state: Any) -> tuple[Seat, int] | None:
     return None
 
 
+def _nothing_blocked(state: Any, seat: Seat) -> list[str | None]:
+    return []
+
+
 def _untouched(state: Any) -> bool:
     return bool(state.version == 0)
 
@@ -50,6 +54,8 @@ class RulesGame:
     dump_fn: Callable[[Any], dict[str, Any]]
     load_fn: Callable[[Mapping[str, Any]], Any]
     timer_fn: Callable[[Any], tuple[Seat, int] | None] = _untimed
+    blocked_fn: Callable[[Any, Seat], list[str | None]] = _nothing_blocked
+    """Per card of a seat's own hand, why it may not be played now (a game whose plays are not hand cards: none)."""
     sealed: bool = False
     """True when seats decide simultaneously: staleness is then judged from ``state.opened``."""
     abortable_fn: Callable[[Any], bool] = _untouched
@@ -113,6 +119,9 @@ class RulesGame:
 
     def timer(self, state: Any) -> tuple[Seat, int] | None:
         return self.timer_fn(state)
+
+    def blocked(self, state: Any, seat: Seat) -> list[str | None]:
+        return self.blocked_fn(state, seat)
 
     def outcome(self, state: Any) -> Outcome | None:
         outcome: Outcome | None = state.outcome

@@ -88,7 +88,7 @@ SERVER_MESSAGES: frozenset[str] = frozenset(
     {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
      "match", "admin", "ratings", "history"}
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
-    | {"presence", "abort_offered", "seat_moved"}
+    | {"presence", "watchers", "abort_offered", "seat_moved"}
     | {"queued", "unqueued", "paired"}
     | {"event", "events"}
 )

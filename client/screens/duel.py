@@ -7,6 +7,7 @@ owns the keys every two-player table shares (``c`` chat, ``R`` resign, ``A`` abo
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -59,6 +60,8 @@ class DuelScreen(TableScreen):
         self.rematch_offers: frozenset[int] = frozenset()
         self.clocks: Clocks | None = None
         """The clocks of the last view that carried them."""
+        self.frozen: float | None = None
+        """When the connection went down (``time.monotonic()``): the clocks stand still from then until the next view."""
         self.away: set[int] = set()
         """Seats no connection watches (their clock runs on; they forfeit after the grace period)."""
         self.dropped: set[int] = set()
@@ -74,6 +77,7 @@ class DuelScreen(TableScreen):
         before = status.first() if status else None
         bar = ClockBar(id="clocks")
         bar.clocks = self.clocks
+        bar.frozen = self.frozen
         self.mount(bar, self.talk, before=before)
         self.name_clocks()
 
@@ -89,9 +93,18 @@ class DuelScreen(TableScreen):
         if presence is not None:
             self.away = {seat for seat, here in enumerate(presence) if not here}
         self.clocks = clocks_of(clock)
+        self.frozen = None
         for bar in self.query(ClockBar):
+            bar.frozen = None
             bar.clocks = self.clocks
         self.name_clocks()
+
+    def freeze_clocks(self) -> None:
+        """The connection went down: the clocks stand still (and say so) until the server sends them again."""
+        if self.frozen is None:
+            self.frozen = time.monotonic()
+        for bar in self.query(ClockBar):
+            bar.frozen = self.frozen
 
     def watch_names(self) -> None:
         self.name_clocks()

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from client.playing_cards import SUIT_SYMBOLS, face_text, faces_text
-from client.render import LOCK, player_name
+from client.render import LOCK, player_name, with_names
 from client.screens.duel import DUEL_HELP, DuelScreen
 from client.screens.solitaire import SolitaireScreen
 from client.screens.table import decision_of
@@ -106,23 +106,40 @@ Weapons, chosen by each fairy before the first round:
 # -- pure drawing helpers ---------------------------------------------------------
 
 
-def seat_name(seat: int | None, own: int | None) -> str:
-    """"you", "the opponent", or (for a spectator) "Player 2"."""
+def _player(seat: int, names: Sequence[str] = ()) -> str:
+    """A seat's player by the lobby's name, or "Player 2" while no name is known."""
+    return (names[seat] if 0 <= seat < len(names) else "") or player_name(seat)
+
+
+def _short_player(seat: int, names: Sequence[str] = ()) -> str:
+    """A seat's player in a narrow line: the name (cut to 12 characters), or "P2"."""
+    name = names[seat] if 0 <= seat < len(names) else ""
+    return (name if len(name) <= 12 else name[:11] + "…") or f"P{seat + 1}"
+
+
+def seat_name(seat: int | None, own: int | None, names: Sequence[str] = ()) -> str:
+    """"you", "the opponent", or (for a spectator) the player's name ("Player 2" while none is known)."""
     if seat is None:
         return "nobody"
     if own is None:
-        return player_name(int(seat))
+        return _player(int(seat), names)
     return "you" if seat == own else "the opponent"
 
 
-def _title(seat: int, own: int | None) -> str:
+def _title(seat: int, own: int | None, names: Sequence[str] = ()) -> str:
     if own is None:
-        return player_name(seat)
-    return f"{'You' if seat == own else 'Opponent'} ({player_name(seat)})"
+        return _player(seat, names)
+    return f"{'You' if seat == own else 'Opponent'} ({_player(seat, names)})"
 
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _who_first(seat: int | None, own: int | None, names: Sequence[str] = ()) -> str:
+    """A seat opening a sentence: "You", "The opponent", or a player's name as typed (never capitalised)."""
+    who = seat_name(seat, own, names)
+    return who if own is None else _capital(who)
 
 
 def code_card(code: str | None) -> dict[str, Any] | None:
@@ -175,34 +192,35 @@ def _marks(view: Mapping[str, Any], fid: int) -> str:
     return f"{marks} " if marks else ""
 
 
-def fairy_name_for(view: Mapping[str, Any], fid: int, own: int | None) -> str:
+def fairy_name_for(view: Mapping[str, Any], fid: int, own: int | None, names: Sequence[str] = ()) -> str:
     """A fairy as the reader says it: "you" / "the opponent" (one fairy a side), "your fairy B", "their fairy A",
-    or for a spectator "Player 2" / "Player 2's fairy A"."""
+    or for a spectator "bob" / "bob's fairy A" ("Player 2" while no name is known)."""
     seat = int(_fairy(view, fid).get("seat", fid % 2))
     if not _banded(view):
-        return seat_name(seat, own)
+        return seat_name(seat, own, names)
     letter = str(_fairy(view, fid).get("letter") or "ABC"[fid // 2])
     if own is None:
-        return f"{player_name(seat)}'s fairy {letter}"
+        return f"{_player(seat, names)}'s fairy {letter}"
     return f"{'your' if seat == own else 'their'} fairy {letter}"
 
 
-def short_name(view: Mapping[str, Any], fid: int) -> str:
-    """A fairy in a word or two, for a small terminal: "You", "Them", "P2"; with bands "You B", "Them A", "P2 A"."""
+def short_name(view: Mapping[str, Any], fid: int, names: Sequence[str] = ()) -> str:
+    """A fairy in a word or two, for a small terminal: "You", "Them", a spectator's "bob" (or "P2"); with bands
+    "You B", "Them A", "bob A"."""
     own = view.get("seat")
     fairy = _fairy(view, fid)
     seat = int(fairy.get("seat", fid % 2))
-    who = player_name(seat).replace("Player ", "P") if own is None else ("You" if seat == own else "Them")
+    who = _short_player(seat, names) if own is None else ("You" if seat == own else "Them")
     if _banded(view):
         who += f" {fairy.get('letter') or 'ABC'[fid // 2]}"
     return who
 
 
-def compact_fairy(view: Mapping[str, Any], fid: int) -> Text:
+def compact_fairy(view: Mapping[str, Any], fid: int, names: Sequence[str] = ()) -> Text:
     """One fairy in one short line, for a small terminal: whose, Live, Kill, Twinkle, weapon, conditions, the rest."""
     fairy = _fairy(view, fid)
     out = Text(_marks(view, fid))
-    out.append(short_name(view, fid), style="bold")
+    out.append(short_name(view, fid, names), style="bold")
     out.append(" Live ")
     out.append(str(fairy.get("live", 0)), style="bold green")
     out.append(" Kill ")
@@ -229,7 +247,7 @@ def compact_fairy(view: Mapping[str, Any], fid: int) -> Text:
     return out
 
 
-def fairy_renderable(view: Mapping[str, Any], fid: int) -> Text:
+def fairy_renderable(view: Mapping[str, Any], fid: int, names: Sequence[str] = ()) -> Text:
     """One fairy's line: whose, Live, Kill, Twinkle, weapon, conditions, mushrooms, bonus cards, Order cards.
 
     ``fid`` indexes ``view["fairies"]``; with one fairy a side it is her seat."""
@@ -237,7 +255,7 @@ def fairy_renderable(view: Mapping[str, Any], fid: int) -> Text:
     fairy = _fairy(view, fid)
     seat = int(fairy.get("seat", fid))
     out = Text(_marks(view, fid))
-    out.append(_title(seat, own), style="bold")
+    out.append(_title(seat, own, names), style="bold")
     if _banded(view):
         out.append(f" fairy {fairy.get('letter') or 'ABC'[fid // 2]}", style="bold")
     out.append(" ─ ")
@@ -386,7 +404,7 @@ def _card_cell(view: Mapping[str, Any], seat: int, seen: Iterable[Mapping[str, A
 
 
 def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]] = (),
-                      compact: bool = False) -> RenderableType:
+                      compact: bool = False, names: Sequence[str] = ()) -> RenderableType:
     """The combat on the table: each side's declared direction, Trumps (face up, or 🂠 for face down) and card."""
     combat: Mapping[str, Any] | None = view.get("combat")
     if not combat:
@@ -397,7 +415,7 @@ def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]]
     if compact:
         rows = []
         for seat in order:
-            who = (player_name(seat).replace("Player ", "P") if own is None else "You" if seat == own else "Them")
+            who = _short_player(seat, names) if own is None else "You" if seat == own else "Them"
             row = Text(f"{who}: ", style="bold")
             row.append_text(_direction(view, seat))
             row.append(" · trumps ")
@@ -411,15 +429,15 @@ def combat_renderable(view: Mapping[str, Any], seen: Iterable[Mapping[str, Any]]
     grid.add_column()
     grid.add_column(style="bold")
     grid.add_column()
-    names = [player_name(s) for s in order] if own is None else ["Their", "Your"]
+    whose = [f"{_player(s, names)}'s" for s in order] if own is None else ["Their", "Your"]
 
     def direction(seat: int) -> Text:
         return _direction(view, seat)
 
     a, b = order
-    grid.add_row(f"{names[0]} direction:", direction(a), f"{names[1]} direction:", direction(b))
-    grid.add_row(f"{names[0]} trumps:", _trumps_cell(view, a, seen), f"{names[1]} trumps:", _trumps_cell(view, b, seen))
-    grid.add_row(f"{names[0]} card:", _card_cell(view, a, seen), f"{names[1]} card:", _card_cell(view, b, seen))
+    grid.add_row(f"{whose[0]} direction:", direction(a), f"{whose[1]} direction:", direction(b))
+    grid.add_row(f"{whose[0]} trumps:", _trumps_cell(view, a, seen), f"{whose[1]} trumps:", _trumps_cell(view, b, seen))
+    grid.add_row(f"{whose[0]} card:", _card_cell(view, a, seen), f"{whose[1]} card:", _card_cell(view, b, seen))
     return grid
 
 
@@ -440,7 +458,7 @@ def _direction(view: Mapping[str, Any], seat: int) -> Text:
 
 
 def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Sequence[str] = (),
-                      compact: bool = False) -> RenderableType:
+                      compact: bool = False, names: Sequence[str] = ()) -> RenderableType:
     """The last attack's reveal: both sides' cards, then each step of the sum as the server wrote it, one a line
     (``compact``: only the last step, the result; every step is in the log too)."""
     if not last:
@@ -449,8 +467,8 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
     attacker, defender = last.get("attacker"), last.get("defender")
     heading = Text("─ reveal ─ ", style="bold")
     verb = "attack" if kind == "attack" else "wrestle"
-    heading.append(f"round {last.get('round', '?')}: {_capital(seat_name(attacker, own))} "
-                   f"{verb if attacker == own else verb + 's'} {seat_name(defender, own)}")
+    heading.append(f"round {last.get('round', '?')}: {_who_first(attacker, own, names)} "
+                   f"{verb if attacker == own else verb + 's'} {seat_name(defender, own, names)}")
     if int(last.get("attacks") or 1) > 1:
         heading.append(f" (attack {last.get('attack')} of {last.get('attacks')})")
     fighters = list(last.get("fighters") or ())
@@ -458,13 +476,14 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
         def named(seat: int) -> str:
             letter = "ABC"[fighters[seat] // 2]
             if compact:
-                who = player_name(seat).replace("Player ", "P") if own is None else "You" if seat == own else "Them"
+                who = _short_player(seat, names) if own is None else "You" if seat == own else "Them"
                 return f"{who} {letter}"
             if own is None:
-                return f"{player_name(seat)}'s fairy {letter}"
+                return f"{_player(seat, names)}'s fairy {letter}"
             return f"{'your' if seat == own else 'their'} fairy {letter}"
         heading = Text("─ reveal ─ ", style="bold")
-        heading.append(f"round {last.get('round', '?')}: {_capital(named(int(attacker)))} {verb}s "
+        first = named(int(attacker))
+        heading.append(f"round {last.get('round', '?')}: {first if own is None else _capital(first)} {verb}s "
                        f"{named(int(defender))}")
         if int(last.get("attacks") or 1) > 1:
             heading.append(f" (attack {last.get('attack')} of {last.get('attacks')})")
@@ -472,7 +491,7 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
     sides: Sequence[Mapping[str, Any]] = last.get("sides") or ()
     for side in sorted(sides, key=lambda s: 0 if s.get("seat") == attacker else 1):
         seat = side.get("seat")
-        line = Text(f"  {_capital(seat_name(seat, own))}: ")
+        line = Text(f"  {_who_first(seat, own, names)}: ")
         card = code_card(side.get("card"))
         line.append_text(face_text(card, empty="no card"))
         wild = [c for c in (code_card(w) for w in side.get("wild") or ()) if c]
@@ -495,11 +514,11 @@ def reveal_renderable(last: Mapping[str, Any] | None, own: int | None, extra: Se
         value = side.get("value")
         line.append("none" if value is None else str(value), style="bold")
         lines.append(line)
-    steps = list(last.get("steps") or ())
+    steps = [with_names(str(step), names) for step in last.get("steps") or ()]
     for step in steps[-1:] if compact else steps:
         lines.append(Text(f"  {step.split(' (')[0].rstrip('.') + '.' if compact else step}"))
     for text in () if compact else extra:
-        lines.append(Text(f"  {text}", style="bold"))
+        lines.append(Text(f"  {with_names(text, names)}", style="bold"))
     return Group(*lines)
 
 
@@ -533,7 +552,7 @@ def heap_renderable(view: Mapping[str, Any], compact: bool = False) -> Text:
     return out
 
 
-def _combat_words(view: Mapping[str, Any], compact: bool = False) -> str:
+def _combat_words(view: Mapping[str, Any], compact: bool = False, names: Sequence[str] = ()) -> str:
     combat: Mapping[str, Any] | None = view.get("combat")
     if not combat:
         return ""
@@ -542,11 +561,12 @@ def _combat_words(view: Mapping[str, Any], compact: bool = False) -> str:
     verb = "attack" if combat.get("kind") == "attack" else "wrestle"
     fighters = list(combat.get("fighters") or ())
     if _banded(view) and len(fighters) == 2 and attacker in (0, 1) and defender in (0, 1):
-        name = short_name if compact else (lambda v, f: fairy_name_for(v, f, own))
-        a, d = name(view, fighters[int(attacker)]), name(view, fighters[int(defender)])
-        words = f"{a} {verb}s {d}"
+        def name(fid: int) -> str:
+            return short_name(view, fid, names) if compact else fairy_name_for(view, fid, own, names)
+
+        words = f"{name(fighters[int(attacker)])} {verb}s {name(fighters[int(defender)])}"
     elif own is None:
-        words = f"{seat_name(attacker, own)} {verb}s {seat_name(defender, own)}"
+        words = f"{seat_name(attacker, own, names)} {verb}s {seat_name(defender, own, names)}"
     elif attacker == own:
         words = f"you {verb} the opponent"
     else:
@@ -556,7 +576,7 @@ def _combat_words(view: Mapping[str, Any], compact: bool = False) -> str:
     return words
 
 
-def _declared(view: Mapping[str, Any]) -> str:
+def _declared(view: Mapping[str, Any], names: Sequence[str] = ()) -> str:
     combat: Mapping[str, Any] | None = view.get("combat")
     if not combat:
         return ""
@@ -565,14 +585,14 @@ def _declared(view: Mapping[str, Any]) -> str:
     for side in combat.get("sides") or ():
         if side.get("direction"):
             seat = side.get("seat")
-            parts.append(f"{seat_name(seat, own)} declared {str(side['direction']).upper()}")
+            parts.append(f"{seat_name(seat, own, names)} declared {str(side['direction']).upper()}")
     choice = view.get("my_choice")
     if not parts and choice and choice.get("kind") == "declare":
         parts.append(f"you declared {str(choice.get('direction', '')).upper()} (sealed)")
     return " · ".join(parts)
 
 
-def fairy_meat_info(view: Mapping[str, Any], compact: bool = False) -> Text:
+def fairy_meat_info(view: Mapping[str, Any], compact: bool = False, names: Sequence[str] = ()) -> Text:
     """Duel, round, order, whose turn, the combat ("you attack (attack 1 of 2)"), declarations, the phase
     (``compact``: without the seat reminder and the declarations, which the table shows)."""
     own = view.get("seat")
@@ -585,27 +605,30 @@ def fairy_meat_info(view: Mapping[str, Any], compact: bool = False) -> Text:
     order = list(view.get("order") or ())
     if order:
         if compact:
-            out.append(" · order: " + ", ".join(short_name(view, f) for f in order))
+            out.append(" · order: " + ", ".join(short_name(view, f, names) for f in order))
         else:
-            out.append(" · order: " + ", then ".join(fairy_name_for(view, f, own) for f in order))
+            out.append(" · order: " + ", then ".join(fairy_name_for(view, f, own, names) for f in order))
     turn = view.get("turn")
     if turn is not None:
         out.append(" · ")
-        whose = "your turn" if turn == own else f"{seat_name(turn, own)}'s turn" if own is None else "the opponent's turn"
+        whose = ("your turn" if turn == own else f"{seat_name(turn, own, names)}'s turn" if own is None
+                 else "the opponent's turn")
         if _banded(view) and view.get("turn_fairy") is not None:
-            name = (short_name if compact else lambda v, f: fairy_name_for(v, f, own))(view, int(view["turn_fairy"]))
+            fid = int(view["turn_fairy"])
+            name = short_name(view, fid, names) if compact else fairy_name_for(view, fid, own, names)
             whose = f"{name}'s turn"
         out.append(whose, style="bold")
-    combat = _combat_words(view, compact)
+    combat = _combat_words(view, compact, names)
     if combat:
         out.append(" · ")
         out.append(combat, style="bold")
-    declared = "" if compact else _declared(view)
+    declared = "" if compact else _declared(view, names)
     if declared:
         out.append(" · " + declared)
     phase = str(view.get("phase", ""))
     out.append(f" · {PHASE_NAMES.get(phase, phase)}")
-    if own is not None and not compact:
+    named = own is not None and 0 <= int(own) < len(names) and bool(names[int(own)])
+    if own is not None and not compact and not named:  # once names are known, the panels and the log use them
         out.append(f" · you are {player_name(int(own))}", style="dim")
     if view.get("scenario"):
         out.append(" · scenario", style="dim")
@@ -622,9 +645,9 @@ def time_left(deadline: float | None, now: float | None = None) -> int | None:
 
 def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any] | None = None,
                       free_seats: int = 0, seconds: int | None = None,
-                      seen: Iterable[Mapping[str, Any]] = (), compact: bool = False) -> str:
+                      seen: Iterable[Mapping[str, Any]] = (), compact: bool = False, names: Sequence[str] = ()) -> str:
     """One line: the result, an empty seat, your move (and the time left), or what we wait for (``compact``:
-    without the keys, which the footer shows)."""
+    without the keys, which the footer shows); a spectator reads the players' ``names``."""
     if view is None:  # no view yet, or a room not dealt until every seat is taken
         return "waiting for an opponent to join" if free_seats else "waiting for the table…"
     own = view.get("seat")
@@ -642,12 +665,12 @@ def fairy_meat_status(view: Mapping[str, Any] | None, *, over: Mapping[str, Any]
     clock = ""
     if seconds is not None and timer:
         clock = f" · {seconds} s left" if timer.get("seat") == own else \
-            f" · {seat_name(timer.get('seat'), own)} has {seconds} s"
+            f" · {seat_name(timer.get('seat'), own, names)} has {seconds} s"
     locked = list(view.get("locked") or [False, False])
     if own is None:
         phase = str(view.get("phase", ""))
-        waiting = ", ".join(player_name(int(s)) for s in view.get("waiting_for") or ())
-        shown = "".join(f" · {player_name(s)} {LOCK} locked in" for s in (0, 1) if locked[s])
+        waiting = ", ".join(_player(int(s), names) for s in view.get("waiting_for") or ())
+        shown = "".join(f" · {_player(s, names)} {LOCK} locked in" for s in (0, 1) if locked[s])
         return f"spectating · {PHASE_NAMES.get(phase, phase)}" + (f" · waiting for {waiting}" if waiting else "") \
             + shown + clock
     other = 1 - int(own)
@@ -751,7 +774,7 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
         return f"round {view.get('round', '?')}"
 
     def info(self, view: dict[str, Any]) -> Text:
-        return fairy_meat_info(view, self.compact)
+        return fairy_meat_info(view, self.compact, self.names)
 
     @property
     def compact(self) -> bool:
@@ -773,28 +796,38 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
         compact = self.compact
         top, bottom = (0, 1) if own is None else (1 - int(own), int(own))
         for widget_id, seat in (("#them", top), ("#me", bottom)):
-            lines = [compact_fairy(view, fid) if compact else fairy_renderable(view, fid) for fid in band_of(view, seat)]
+            lines = [compact_fairy(view, fid, self.names) if compact else fairy_renderable(view, fid, self.names)
+                     for fid in band_of(view, seat)]
             body = Text("\n").join(lines)
             body.append("\n")
             body.append_text(hand_renderable(view, seat, self.seen, compact))
             self.query_one(widget_id, Static).update(body)
-        self.query_one("#combat", Static).update(combat_renderable(view, self.seen, compact))
+        self.query_one("#combat", Static).update(combat_renderable(view, self.seen, compact, self.names))
         last = view.get("last")
         extra: list[str] = []
         if last and self.reveal_extra is not None and self.reveal_extra[0] == _record_key(last):
             extra = self.reveal_extra[1]
-        self.query_one("#reveal", Static).update(reveal_renderable(last, own, extra, compact))
+        self.query_one("#reveal", Static).update(reveal_renderable(last, own, extra, compact, self.names))
         self.query_one("#heap", Static).update(heap_renderable(view, compact))
 
     def status_text(self) -> str:
         return fairy_meat_status(self.view, over=self.over, free_seats=self.free_seats,
-                                 seconds=time_left(self.deadline), seen=self.seen, compact=self.compact)
+                                 seconds=time_left(self.deadline, self.frozen), seen=self.seen, compact=self.compact,
+                                 names=self.names)
 
     def watch_free_seats(self) -> None:
         self._refresh_status()
 
+    def watch_names(self) -> None:
+        super().watch_names()
+        if self.view is not None:
+            self.view = self.view  # redraw the fairies, the combat and the status under the names the lobby gave
+
+    def log_text(self, text: str) -> str:
+        return with_names(text, self.names)
+
     def _tick(self) -> None:
-        if self.deadline is not None:
+        if self.deadline is not None and self.frozen is None:  # frozen: the server is out of reach, time stands
             self._refresh_status()
 
 

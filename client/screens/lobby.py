@@ -24,7 +24,7 @@ from client.screens.leaderboard import LeaderboardScreen
 from client.screens.your_rooms import YourRoomsList
 from client.widgets import Banner
 
-__all__ = ["COMPUTER_AFTER", "GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "room_row"]
+__all__ = ["COMPUTER_AFTER", "GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "box_label", "room_row"]
 
 GAME_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("creature_wars", "Creature Wars", "two players · 30 HP, 5 cards, 10 witches"),
@@ -54,7 +54,8 @@ HELP = """\
   R          rated on / off for a two-player room (on by default: both
              players' ratings move when it ends; a guest plays casual)
   d          daily deal on / off (solitaires only: today's seed, the same
-             for everyone, ranked in today's table)
+             for everyone, ranked in today's table; off again once the room
+             is made or another game is chosen)
   c          create a room of the chosen game and sit in it
   p          play now: be paired with a waiting player of near rating for the
              chosen two-player game (rated when you play with a player key);
@@ -75,6 +76,11 @@ HELP = """\
 """
 
 QUIT_QUESTION = "You hold a seat in a running match: {rooms}.\nQuit anyway?"
+
+
+def box_label(what: str, on: bool) -> str:
+    """A check box's label says whether it is on: colour alone is lost on some terminals."""
+    return f"{what}: {'on' if on else 'off'}"
 
 
 def room_row(room: dict[str, Any], held: bool) -> tuple[str, Text, str, Text, Text]:
@@ -115,6 +121,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #create-pane Select { width: 26; }
     LobbyScreen #create-pane Checkbox { width: auto; }
     LobbyScreen #create-pane Checkbox.-hidden { display: none; }
+    LobbyScreen #create-pane Checkbox.-on { background: $success 35%; text-style: bold; }
     LobbyScreen #create-pane Button { min-width: 12; width: auto; margin-left: 1; }
     LobbyScreen #options { height: 1; color: $text-muted; padding: 0 1; }
     LobbyScreen #waiting { height: 1; padding: 0 1; background: $accent 30%; text-style: bold; }
@@ -156,7 +163,8 @@ class LobbyScreen(Screen[None]):
     waiting_note = ""
     """What the ``queued`` reply said of the pool."""
     yours_shown = False
-    """Whether "your rooms" was filled once (only a client that starts with held seats moves the focus there)."""
+    """Whether the server's answer filled "your rooms" once (only a client that starts holding seats in running rooms
+    moves the focus there)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -170,8 +178,8 @@ class LobbyScreen(Screen[None]):
         with Horizontal(id="create-pane"):
             yield Select([(title, name) for name, title, _ in GAME_CHOICES], value=GAME_CHOICES[0][0],
                          allow_blank=False, id="game")
-            yield Checkbox("daily deal", id="daily", disabled=True, classes="-hidden")
-            yield Checkbox("rated", id="rated", value=True)
+            yield Checkbox(box_label("daily", False), id="daily", disabled=True, classes="-hidden")
+            yield Checkbox(box_label("rated", True), id="rated", value=True)
             yield Button("Create (c)", id="create", variant="primary")
             yield Button("Scores (t)", id="scores")
         yield Static(GAME_CHOICES[0][2], id="options")
@@ -269,6 +277,14 @@ class LobbyScreen(Screen[None]):
 
     @on(Select.Changed, "#game")
     def _game_changed(self) -> None:
+        """Another game: the daily box starts off (a daily deal is chosen for one game, not carried to the next)."""
+        box = self.query_one("#daily", Checkbox)
+        if box.value:
+            box.value = False  # its Changed shows the options
+        else:
+            self._show_options()
+
+    def _show_options(self) -> None:
         """Show the chosen game's options; the daily box is only there for a game with a daily table."""
         game = self.chosen_game()
         words = next((about for name, _, about in GAME_CHOICES if name == game), "")
@@ -283,8 +299,13 @@ class LobbyScreen(Screen[None]):
         self.query_one("#options", Static).update("daily deal: today's seed, default options" if box.value else words)
 
     @on(Checkbox.Changed, "#daily")
-    def _daily_changed(self) -> None:
-        self._game_changed()
+    def _daily_changed(self, event: Checkbox.Changed) -> None:
+        event.checkbox.label = box_label("daily", event.value)
+        self._show_options()
+
+    @on(Checkbox.Changed, "#rated")
+    def _rated_changed(self, event: Checkbox.Changed) -> None:
+        event.checkbox.label = box_label("rated", event.value)
 
     def action_next_game(self) -> None:
         """Cycle the game selector."""
@@ -312,7 +333,9 @@ class LobbyScreen(Screen[None]):
         return box.value and not box.disabled
 
     def action_create(self) -> None:
+        """Create a room of the chosen game; the daily box goes off (the day's deal is played once, not every game)."""
         self.post_message(CreateRoom(self.chosen_game(), daily=self.daily(), rated=self.rated()))
+        self.query_one("#daily", Checkbox).value = False
 
     # -- play now: matchmaking ------------------------------------------------------
 
@@ -397,13 +420,16 @@ class LobbyScreen(Screen[None]):
         self.post_message(RefreshRooms())
 
     def show_your_rooms(self, rooms: list[tuple[Any, dict[str, Any] | None]], checked: bool) -> None:
-        """The seats we hold; if the client started holding some, the focus goes to them (Enter resumes)."""
+        """The seats we hold; if the client started holding some in running rooms, the focus goes to them (Enter
+        resumes). Finished rooms are listed but do not take the focus from the room list."""
         yours = self.query_one("#yours", YourRoomsList)
-        first, self.yours_shown = not self.yours_shown, True
         yours.checked = checked
         yours.rooms = tuple(rooms)
-        if rooms and first and self.is_current:
-            yours.focus()
+        running = [seat for seat, summary in rooms if summary is not None and summary.get("status") != "over"]
+        if checked and not self.yours_shown:
+            self.yours_shown = True
+            if running and self.is_current:
+                yours.focus()
 
     def action_your_rooms(self) -> None:
         """Move to "your rooms" (and back to the room list)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -60,7 +61,8 @@ Power = base strength {b} + level, +3 when your Power Type beats theirs
 losing card's base strength (witches differ: select one and press w);
 a tie sends both cards back with a cooldown.
 
-  1-9         select the n-th card of your hand
+  1-9         select the n-th card of your hand (or click it; a click on the
+              selected card locks it in)
   ← → h l     move the selection (also ↑ ↓ j k)
   Enter       lock in the selected card
   w           show / hide the selected witch's rules (a selected witch's
@@ -70,8 +72,8 @@ a tie sends both cards back with a cooldown.
   ?           this help
   q / Esc     leave the table (asks first while you play)
 
-Dimmed cards marked ✗ cannot be played now: Enter on one has the server say
-why in the status line.
+Dimmed cards marked ✗ cannot be played now: the lines under your hand say
+why (a witch held, a rule in play), and so does Enter on one.
 """ + NOTATION
 
 SPECTATOR_HELP = """\
@@ -249,6 +251,7 @@ class MatchScreen(DuelScreen):
         if view.get("turn") != self.turn_seen or not 0 <= self.selected < max(len(cards), 1):
             self.turn_seen = view.get("turn")
             self.selected = min(playable) if playable else 0
+        hand.blocked = tuple(self.blocked) if own is not None else ()
         hand.cards = cards
         hand.playable = frozenset(playable)
         hand.locked_slot = view.get("locked_slot")
@@ -336,6 +339,17 @@ class MatchScreen(DuelScreen):
             self.selected = n - 1
         elif count:
             self.notify(f"Your hand has {count} card(s).", severity="warning")
+
+    @on(HandPanel.Tapped)
+    def _tapped(self, event: HandPanel.Tapped) -> None:
+        """A click on a card picks it; a click on the picked card locks it in (as Enter does)."""
+        event.stop()
+        if self.spectator or self.finished():
+            return
+        if event.slot == self.selected:
+            self.action_lock_in()
+        else:
+            self.action_pick(event.slot + 1)
 
     def action_move(self, step: int) -> None:
         self.refusal = ""

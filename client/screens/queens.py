@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from client.playing_cards import SUIT_SYMBOLS, card_box, face_text, faces_text, suit_colour
-from client.screens.solitaire import SolitaireScreen
+from client.screens.solitaire import OnePlayerScreen
 
 __all__ = ["QueensScreen", "hand_renderable", "in_play_line", "in_play_renderable", "piles_renderable", "piles_table",
            "queens_info"]
@@ -179,7 +179,7 @@ def queens_info(view: Mapping[str, Any]) -> Text:
     return out
 
 
-class QueensScreen(SolitaireScreen):
+class QueensScreen(OnePlayerScreen):
     """One Queen's Challenge room, for its player or a spectator (no hand cards, no moves)."""
 
     GAME_TITLE = "Queen's Challenge"

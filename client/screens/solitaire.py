@@ -20,13 +20,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Footer, Header, OptionList, Static
 
-from client.messages import Decide
+from client.messages import CreateRoom, Decide, LeaveRoom
 from client.moves import MoveList
 from client.screens.dialogs import ConfirmScreen, HelpScreen
+from client.screens.solitaire_end import Finished, SolitaireEndScreen
 from client.screens.table import SPECTATOR_BANNER, TableScreen, decision_of
 from client.widgets import Banner, EventLog, StatusLine
 
-__all__ = ["LOSING_QUESTION", "SolitaireScreen", "solitaire_status"]
+__all__ = ["LOSING_QUESTION", "OnePlayerScreen", "SolitaireScreen", "solitaire_status"]
 
 LOSING_QUESTION = "This play loses the game. Play it anyway?"
 
@@ -72,6 +73,8 @@ class SolitaireScreen(TableScreen):
     GAME_TITLE: ClassVar[str] = "Solitaire"
     PLAYER_ACTIONS = frozenset({"pick", "play"})
     RULES_HELP: ClassVar[str] = ""
+    MORE_KEYS_HELP: ClassVar[str] = ""
+    """Keys a player of this table has besides the moves' (listed after them in the help)."""
     moves_kept = False
     """Whether the last view repeated the same version (then the move highlight stays where it was)."""
 
@@ -158,7 +161,7 @@ class SolitaireScreen(TableScreen):
                     continue
                 self.result_logged = True
             if text:
-                log.add(str(text), style="bold" if event.get("kind") == "over" else "")
+                log.add(self.log_text(str(text)), style="bold" if event.get("kind") == "over" else "")
         same = version == self.version
         if not same:
             self.refusal = ""
@@ -171,7 +174,7 @@ class SolitaireScreen(TableScreen):
         self.over = {"outcome": outcome}
         log = self.query_one("#log", EventLog)
         if not self.result_logged:
-            log.add(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}", style="bold")
+            log.add(self.log_text(f"Game over: {outcome.get('detail', outcome.get('reason', ''))}"), style="bold")
             self.result_logged = True
         if seed is not None:
             log.add(f"Seed {seed} revealed (commitment {commitment[:16]}…).", style="dim")
@@ -196,6 +199,10 @@ class SolitaireScreen(TableScreen):
 
     def watch_notice(self, notice: str) -> None:
         self.query_one("#notice", Banner).message = notice
+
+    def log_text(self, text: str) -> str:
+        """A line of the server's as the log shows it (a two-player table names the players)."""
+        return text
 
     def status_text(self) -> str:
         """The status line under the log (a game's screen may say more)."""
@@ -253,5 +260,54 @@ class SolitaireScreen(TableScreen):
         self.app.push_screen(ConfirmScreen(f"{LOSING_QUESTION}\n\n{escape(str(entry.get('label', '')))}"), answered)
 
     def action_help(self) -> None:
-        keys = SPECTATOR_KEYS_HELP if self.spectator else KEYS_HELP
+        keys = SPECTATOR_KEYS_HELP if self.spectator else KEYS_HELP + self.MORE_KEYS_HELP
         self.app.push_screen(HelpScreen(f"[b]{self.GAME_TITLE}[/b]\n\n{self.RULES_HELP}{keys}"))
+
+
+class OnePlayerScreen(SolitaireScreen):
+    """A solitaire's table (Fairy Tableau, Queen's Challenge): at the end its player gets the end screen, the score's
+    rank and a new game one key away (``e`` opens it again)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("e", "end", "end screen")]
+    MORE_KEYS_HELP = "  e           the end screen again, once the game is over (n there deals a new game)\n"
+
+    def __init__(self, room: str, game: str, *, spectator: bool) -> None:
+        super().__init__(room, game, spectator=spectator)
+        self.ending: Finished | None = None
+        self.end_screen: SolitaireEndScreen | None = None
+        self.table_entries: tuple[list[dict[str, Any]] | None, str] = (None, "")
+        """The high-score table the room entered, once it arrived (or why it could not be had)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "end":
+            return self.ending is not None
+        return super().check_action(action, parameters)
+
+    def show_end(self, finished: Finished) -> None:
+        """Our game is over: open the end screen over the table."""
+        self.ending = finished
+        self.refresh_bindings()
+        self.action_end()
+
+    def ranked(self, entries: list[dict[str, Any]] | None, error: str = "") -> None:
+        """The table the room entered arrived: the end screen finds the score's rank in it."""
+        self.table_entries = (entries, error)
+        if self.end_screen is not None:
+            self.end_screen.ranked(entries, error)
+
+    def action_end(self) -> None:
+        """Show the end screen (again)."""
+        if self.ending is None or (self.end_screen is not None and self.end_screen.is_attached):
+            return
+        screen = SolitaireEndScreen(self.ending)
+        screen.ranked(*self.table_entries)
+        self.end_screen = screen
+
+        def closed(choice: str | None) -> None:
+            self.end_screen = None
+            if choice in ("again", "lobby"):
+                self.post_message(LeaveRoom(self.room))
+            if choice == "again":
+                self.post_message(CreateRoom(self.game))
+
+        self.app.push_screen(screen, closed)

@@ -47,6 +47,10 @@ class TableScreen(Screen[None]):
     notice: reactive[str] = reactive("")
     refusal: reactive[str] = reactive("")
     """Why the server refused our last decision (shown in the status line until the next view or key)."""
+    spectators: reactive[int] = reactive(0)
+    """How many watch the room without a seat (the status line ends with it)."""
+    blocked: list[str | None]
+    """Per card of our hand, why the server says it may not be played now (None: it may); set before each view."""
 
     PLAYER_ACTIONS: frozenset[str] = frozenset()
     """Actions only a seated player in a running match has: off (and out of the footer) for spectators and at the end."""
@@ -56,6 +60,7 @@ class TableScreen(Screen[None]):
         self.room = room
         self.game = game
         self.spectator = spectator
+        self.blocked = []
         self.result_logged = False
         """Whether the log already holds the result (the server's ``over`` event), so ``match_over`` does not repeat it."""
 
@@ -70,13 +75,18 @@ class TableScreen(Screen[None]):
         self.notify(self.refusal, title="refused", severity="warning", markup=False)
 
     def with_refusal(self, status: str) -> str:
-        """The status line, led by the reason of a refused decision while there is one."""
+        """The status line, led by the reason of a refused decision while there is one, ended by how many watch."""
+        if self.spectators:
+            status += f" · {self.spectators} watching"
         return f"refused: {self.refusal} · {status}" if self.refusal else status
 
     def watch_refusal(self) -> None:
         refresh = getattr(self, "_refresh_status", None)
         if callable(refresh):
             refresh()
+
+    def watch_spectators(self) -> None:
+        self.watch_refusal()
 
     def match_over(self, outcome: dict[str, Any], seed: int | None, commitment: str) -> None:
         """The match_over message: the outcome, and the seed revealed against the commitment."""

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from client.playing_cards import card_box, faces_text
-from client.screens.solitaire import SolitaireScreen
+from client.screens.solitaire import OnePlayerScreen
 
 __all__ = ["DISCARD_SHOWN", "TableauScreen", "discard_renderable", "rules_line", "tableau_info", "tableau_renderable"]
 
@@ -77,7 +77,7 @@ def rules_line(options: Mapping[str, Any] | None) -> Text:
     return out
 
 
-class TableauScreen(SolitaireScreen):
+class TableauScreen(OnePlayerScreen):
     """One Fairy Tableau room, for its player or a spectator (who sees the same table, and no moves)."""
 
     GAME_TITLE = "Fairy Tableau"

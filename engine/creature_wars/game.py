@@ -11,6 +11,6 @@ __all__ = ["GAME"]
 GAME = RulesGame(
     name="creature_wars", title="Creature Wars", players=2, parse_options=st.Options.parse,
     setup_fn=rules.setup, legal_fn=rules.legal, apply_fn=rules.apply, view_fn=view,
-    dump_fn=st.dump, load_fn=st.load, timer_fn=rules.timer, sealed=True,
+    dump_fn=st.dump, load_fn=st.load, timer_fn=rules.timer, blocked_fn=rules.blocked, sealed=True,
     abortable_fn=lambda s: s.last_duel is None and s.pending is None,
 )

@@ -10,13 +10,13 @@ from typing import Any, Mapping
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
 from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
-from engine.creature_wars.table import SETTLED, Table, playable_slots, who
+from engine.creature_wars.table import SETTLED, Table, held_back, playable_slots, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
 from engine.memo import carry_over, per_state
 from engine.rng import Rng
 
-__all__ = ["apply", "legal", "setup", "timer"]
+__all__ = ["apply", "blocked", "legal", "setup", "timer"]
 
 
 def _scenario_card(option: str, text: str, uid: int) -> Card:
@@ -88,6 +88,22 @@ def legal(state: State, seat: Seat) -> list[Decision]:
     if state.sealed[seat] is not None:
         return []
     return [{"kind": "play", "slot": i} for i in playable_slots(state, seat)]
+
+
+def blocked(state: State, seat: Seat) -> list[str | None]:
+    """While a play is awaited of ``seat``: per card of its own hand, None if it may play it, else why not (the
+    words a refused play gives). Empty otherwise. Reads nothing but the seat's hand and the rules in play."""
+    if state.outcome is not None or state.pending is not None or seat not in (0, 1) or state.sealed[seat] is not None:
+        return []
+    slots = {play["slot"] for play in legal(state, seat)}
+    reasons = [None if i in slots else held_back(card, state.turn) for i, card in enumerate(state.hands[seat])]
+    left = [i for i, reason in enumerate(reasons) if reason is None and i not in slots]
+    if left:  # held back by a rule in play or a witch held: only a table can say which (not built for cooldowns alone)
+        table = Table(state)
+        blockers = table.blockers(seat)
+        for i in left:
+            reasons[i] = table.playable_reason(seat, state.hands[seat][i], blockers)
+    return reasons
 
 
 def timer(state: State) -> tuple[Seat, int] | None:

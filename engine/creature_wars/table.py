@@ -20,7 +20,7 @@ from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, b
 from engine.interface import Event, Outcome, OutcomeReason, Seat
 from engine.rng import Rng
 
-__all__ = ["RALLY_SIZE", "Table", "playable_slots", "who"]
+__all__ = ["RALLY_SIZE", "Table", "held_back", "playable_slots", "who"]
 
 RALLY_SIZE = 4
 T = TypeVar("T")
@@ -75,6 +75,15 @@ def _restricted(modifiers: Sequence[Modifier], hand: Sequence[Card]) -> bool:
             if own is not None and not _RESTRICTING.isdisjoint(own.overrides):
                 return True
     return False
+
+
+def held_back(card: Card, turn: int) -> str | None:
+    """Why a card may not be played on ``turn`` whatever else is in play: a ban or a cooldown (None: neither)."""
+    if card.banned:
+        return "may never be played"
+    if card.ready_turn > turn:
+        return f"is on cooldown for {card.cooldown(turn)} turn(s)"
+    return None
 
 
 def playable_slots(state: State, seat: Seat) -> list[int]:
@@ -535,10 +544,9 @@ class Table:
                         blockers: Sequence[tuple[Effect[Table], Card]] | None = None) -> str | None:
         """Why ``seat`` may not play ``card`` now (None: it may). ``blockers``: the hand's held witches that
         restrict it, when the caller has already collected them."""
-        if card.banned:
-            return "may never be played"
-        if card.ready_turn > self.turn:
-            return f"is on cooldown for {card.cooldown(self.turn)} turn(s)"
+        reason = held_back(card, self.turn)
+        if reason:
+            return reason
         if card.witch is not None or card.token is not None:
             own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
             if own is not None and "playable" in own.overrides:

@@ -139,13 +139,15 @@ class Room:
             "title": self.game.title,
             "seats": len(self.seats),
             "taken": sum(1 for s in self.seats if s),
-            "spectators": sum(1 for s in self.watchers.values() if s is None),
+            "spectators": self.spectators(),
             "status": self.status,
             "version": self.version,
             "scenario": self.game.scenario(self.options),
             "ranked": self.table,
             "daily": self.daily,
             "players": list(self.names),
+            "present": [seat is not None and any(held == n for held in self.watchers.values())
+                        for n, seat in enumerate(self.seats)],
             "score": self.game.view(self.state, None).get("score") if self.dealt else None,
             "commitment": self.commitment,
             "seeding": self.seeding or seeding.FIXED,
@@ -153,6 +155,20 @@ class Room:
             "spectator_chat": self.spectator_chat,
             "replays": self.replays,
         }
+
+    def spectators(self) -> int:
+        """How many connections watch the room without a seat."""
+        return sum(1 for s in self.watchers.values() if s is None)
+
+    def _spectators_changed(self, before: int, newcomer: Peer | None = None) -> None:
+        """Tell everyone watching how many spectators there are, when that changed (``watchers``); a ``newcomer``
+        reads it in the view it is sent next."""
+        now = self.spectators()
+        if now != before:
+            frame = encode({"t": "watchers", "room": self.id, "spectators": now})
+            for conn in list(self.watchers):
+                if conn is not newcomer:
+                    conn.send(frame)
 
     def seat_of(self, token: str) -> Seat:
         digest = hash_token(token)
@@ -293,10 +309,12 @@ class Room:
                         "message": f"seat {seat} of room {self.id} was resumed on another connection; "
                                    "this one no longer gets its views (resume it here to take it back)",
                     }))
+        before = self.spectators()
         previous = self.watchers.get(conn)
         self.watchers[conn] = seat
         conn.rooms[self.id] = seat
         self.touch()
+        self._spectators_changed(before, conn)
         if previous is not None and previous != seat:
             self._left(previous)
         if seat is not None and self.away.pop(seat, None) is not None:
@@ -309,9 +327,11 @@ class Room:
             self.touched.add(self.id)
 
     def unwatch(self, conn: Peer) -> None:
+        before = self.spectators()
         seat = self.watchers.pop(conn, None)
         conn.rooms.pop(self.id, None)
         self.touch()
+        self._spectators_changed(before)
         if seat is not None:
             self._left(seat)
 
@@ -339,6 +359,8 @@ class Room:
             "view": self.game.view(self.state, seat) if self.dealt else None, "events": events, "re": re,
             "clock": self.clock.wire(time.time()),
             "presence": [n not in self.away for n in range(len(self.seats))],
+            "spectators": self.spectators(),
+            "blocked": self.game.blocked(self.state, seat) if self.dealt and seat is not None else [],
         }
         if recent is not None:
             message["recent"] = recent

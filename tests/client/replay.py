@@ -78,12 +78,13 @@ def room_summary(game: str, *, room: str = ROOM, players: Sequence[str] = (), se
 
 def table_messages(game: str, seat: int | None, *, options: Mapping[str, Any] | None = None, seed: int = 1,
                    decisions: Sequence[tuple[int, Mapping[str, Any] | int]] = (), room: str = ROOM,
-                   ) -> list[dict[str, Any]]:
+                   clock: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """What the server sends ``seat`` (``None``: a spectator) of a match played with the engine.
 
     Each decision is ``(seat, decision)``; a decision given as an int is the index of that seat's
     ``legal`` entry at that point. The first view comes after ``seat_granted`` (or ``spectating``),
     as a server sends it once every seat is taken; ``match_over`` follows the view that ended the match.
+    Each view message carries the seat's ``blocked`` reasons and, when given, ``clock``.
     """
     engine = registry.get(game)
     assert engine is not None, game
@@ -96,8 +97,12 @@ def table_messages(game: str, seat: int | None, *, options: Mapping[str, Any] | 
         out.append({"t": "seat_granted", "room": room, "game": game, "seat": seat, "token": "t" * 32, "re": 1})
 
     def view(events: list[dict[str, Any]]) -> dict[str, Any]:
-        return {"t": "view", "room": room, "version": engine.version(state), "view": engine.view(state, seat),
-                "events": events, "re": None}
+        message = {"t": "view", "room": room, "version": engine.version(state), "view": engine.view(state, seat),
+                   "events": events, "re": None, "spectators": 0,
+                   "blocked": [] if seat is None else engine.blocked(state, seat)}
+        if clock is not None:
+            message["clock"] = dict(clock)
+        return message
 
     out.append(view([]))
     for who, decision in decisions:

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from client.app import CardroomApp
 from client.connection import Client, Seat
+from client.render import with_names
 from client.screens import FairyMeatScreen
 from client.screens.fairy_meat import (
     FACE_DOWN,
@@ -132,10 +133,11 @@ async def test_fairy_meat_played_with_the_keys_to_a_sealed_reveal(server_url: st
 
             view = screen.view
             text = screen_text(app)
-            assert "Fairy Meat · room #" in text and "you are Player 1" in text
+            assert "Fairy Meat · room #" in text
+            await until(pilot, lambda: flat(panel_text(app, "#them")).startswith("Opponent (bramble) ─ "), "the names")
             them, me = flat(panel_text(app, "#them")), flat(panel_text(app, "#me"))
-            assert them.startswith("Opponent (Player 2) ─ Live ●●● 3 Kill ●●● 3 Twinkle ✦ 1 ─ no weapon yet")
-            assert me.startswith("You (Player 1) ─ Live ●●● 3 Kill ●●● 3 Twinkle ✦ 1 ─ no weapon yet")
+            assert them.startswith("Opponent (bramble) ─ Live ●●● 3 Kill ●●● 3 Twinkle ✦ 1 ─ no weapon yet")
+            assert me.startswith("You (thistle) ─ Live ●●● 3 Kill ●●● 3 Twinkle ✦ 1 ─ no weapon yet")
             assert "mushrooms 🍄🍄 2" in text and "Fairy Deck: 54 cards" in flat(panel_text(app, "#heap"))
             moves = flat(panel_text(app, "#moves"))
             assert [m["label"] for m in view["legal"]] == ["Claws", "Moon Dagger", "Vibro-Master"]
@@ -190,14 +192,15 @@ async def test_fairy_meat_played_with_the_keys_to_a_sealed_reveal(server_url: st
             reveal = panel_text(app, "#reveal")
             assert flat(reveal).startswith("─ reveal ─ round 1: You attack the opponent")
             assert len(last["steps"]) >= 3
-            for step in last["steps"]:
+            steps = [with_names(step, screen.names) for step in last["steps"]]
+            for step in steps:
                 assert step in flat(reveal), step
             lines = [flat(line) for line in reveal.splitlines()]
-            assert lines.index(flat(last["steps"][0])) < lines.index(flat(last["steps"][1])), "one line a step"
+            assert lines.index(flat(steps[0])) < lines.index(flat(steps[1])), "one line a step"
             mine = code_card(last["sides"][0]["card"])
             assert mine is not None and f"You: {mine['face']}" in flat(reveal)
             assert f"final value {last['sides'][1]['value']}" in flat(reveal)
-            assert last["steps"][-1] in flat(panel_text(app, "#log")), "the steps are in the log too"
+            assert steps[-1] in flat(panel_text(app, "#log")), "the steps are in the log too"
 
             # the Spoils Heap is face down: its size and top card, never a list of what lies in it
             assert isinstance(view["spoils"], int) and "spoils_face_down" not in view
@@ -248,12 +251,14 @@ async def test_spectating_fairy_meat_shows_both_fairies_and_no_hand(server_url: 
             view = screen.view
             assert view is not None and view["last"] is not None, "no reveal within the bounded loop"
             assert hands_checked >= 6
+            await until(pilot, lambda: flat(panel_text(app, "#them")).startswith("p1 ─ Live"), "the players' names")
             them, me = flat(panel_text(app, "#them")), flat(panel_text(app, "#me"))
-            assert them.startswith("Player 1 ─ Live") and me.startswith("Player 2 ─ Live")
+            assert them.startswith("p1 ─ Live") and me.startswith("p2 ─ Live")
             assert "─ Claws" in them and "─ Claws" in me
             reveal = flat(panel_text(app, "#reveal"))
-            assert reveal.startswith("─ reveal ─ round 1: Player 1 attacks Player 2")
-            assert all(step in reveal for step in view["last"]["steps"])
+            assert reveal.startswith("─ reveal ─ round 1: p1 attacks p2")
+            assert all(with_names(step, ("p1", "p2")) in reveal for step in view["last"]["steps"])
+            assert "Player 1" not in screen_text(app) and "Player 2" not in screen_text(app), "names, never seats"
             assert status(app).startswith("spectating · ")
             # a spectator's keys send nothing
             before = screen.version
@@ -339,7 +344,8 @@ async def test_the_table_fits_80x24(server_url: str, band: int) -> None:
                 assert packed(compact_fairy(view, fid).plain) in text, f"fairy {fid} is not shown whole"
             assert packed("".join(faces(view))) in text, "your hand"
             assert packed(f"round {view['round']}") in text and packed("─ reveal ─") in text
-            assert packed(str(view["last"]["steps"][-1]).split(" (")[0]) in text, "the reveal's result"
+            result = with_names(str(view["last"]["steps"][-1]), screen.names).split(" (")[0]
+            assert packed(result) in text, "the reveal's result"
             assert packed(status(app)) in text, "the status line is whole"
             for entry in view["legal"][:2]:
                 assert packed(str(entry["label"]).split()[0]) in text

@@ -58,8 +58,8 @@ async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) 
         row = row_of(app, daily_room)
         assert "Fairy Tableau" in row and "1/1" in row and "fay" in row and " 7 " in row and "your seat" in row
 
-        # g moves on to Queen's Challenge; d unticks the daily deal: a ranked all-time room
-        await pilot.press("g", "d", "c")
+        # the daily box went off once its room was made: g moves on to Queen's Challenge, c makes a ranked all-time room
+        await pilot.press("g", "c")
         await until(pilot, lambda: isinstance(app.screen, QueensScreen) and app.screen.view is not None, "the table")
         queens = next(r for r in await looker.list_rooms() if r["game"] == "queens_challenge")
         assert queens["ranked"] == "all" and queens["players"] == ["fay"] and not queens["scenario"]

@@ -1,13 +1,18 @@
 """The lobby against a real server: asking before quitting with a held seat, the cursor on a new room, the daily
-box only for solitaires, and everything on an 80x24 terminal."""
+box only for solitaires, and everything on an 80x24 terminal; check boxes that say on and off, a daily deal not kept
+for the next game, and the focus left to the room list when our rooms are over."""
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Checkbox, DataTable
 
 from client.app import CardroomApp
 from client.connection import Client, Seat
+from client.messages import YourRooms
 from client.screens import ConfirmScreen, LobbyScreen, MatchScreen
+from client.screens.your_rooms import YourRoomsList
 from tests.client.helpers import SIZE, screen_text, until
+from tests.client.replay import ReplayApp, replay, room_summary
 
 
 def in_lobby(app: CardroomApp) -> bool:
@@ -80,3 +85,36 @@ async def test_the_lobby_fits_80x24(server_url: str) -> None:
             text = "\n".join(lines)
             for shown in ("Create (c)", "Scores (t)", "Enter join", "? help", "q quit", "Creature Wars ", "two players"):
                 assert shown in text, shown
+
+
+async def test_the_check_boxes_say_on_and_off_and_the_daily_deal_is_not_kept_for_the_next_game() -> None:
+    app = ReplayApp([])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await replay(pilot)
+        daily, rated = app.lobby.query_one("#daily", Checkbox), app.lobby.query_one("#rated", Checkbox)
+        assert "rated: on" in screen_text(app) and rated.has_class("-on")
+        await pilot.press("R")
+        await until(pilot, lambda: "rated: off" in screen_text(app), "rated off, in words")
+        assert not rated.has_class("-on")
+        await pilot.press("g", "d")  # Fairy Tableau's daily deal
+        await until(pilot, lambda: "daily: on" in screen_text(app), "daily on, in words")
+        assert daily.value and daily.has_class("-on")
+        await pilot.press("g")  # Queen's Challenge: another game, the box starts off
+        await until(pilot, lambda: "daily: off" in screen_text(app), "daily off for the next game")
+        assert not daily.value and not daily.has_class("-on")
+        await pilot.press("d", "c")  # today's deal of Queen's Challenge, created: the box goes off again
+        await until(pilot, lambda: not daily.value, "the box off once the daily room is asked for")
+        assert "daily: off" in screen_text(app)
+
+
+@pytest.mark.parametrize(("status", "focused"), [("over", False), ("playing", True)])
+async def test_only_a_running_room_of_ours_takes_the_focus(status: str, focused: bool) -> None:
+    app = ReplayApp([])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await replay(pilot)
+        yours = app.lobby.query_one("#yours", YourRoomsList)
+        summary = room_summary("creature_wars", room="c0ffee01", players=["alice", "bob"], status=status)
+        app.post_message(YourRooms([(Seat("c0ffee01", 0, "t" * 32, "creature_wars"), summary)], True))
+        await until(pilot, lambda: yours.room_ids() == ["c0ffee01"], "your rooms")
+        assert yours.has_focus is focused
+        assert app.lobby.query_one("#rooms", DataTable).has_focus is not focused

@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from client.app import CardroomApp
+from client.app import CardroomApp, left_behind
 from client.chat import ChatInput, TableTalk
 from client.connection import Client, Seat
 from client.identity import IdentityStore
@@ -79,7 +79,7 @@ async def test_the_end_screen_shows_the_result_the_names_and_the_seed_check(serv
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
 
 
-async def test_a_restarted_client_lists_and_resumes_its_seat(server_url: str, state_dir: Path) -> None:
+async def test_a_restarted_client_takes_its_seat_back_by_itself(server_url: str, state_dir: Path) -> None:
     first = CardroomApp(server_url, "ada", seed=5)
     async with first.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: first.link.client is not None, "the connection")
@@ -93,20 +93,33 @@ async def test_a_restarted_client_lists_and_resumes_its_seat(server_url: str, st
 
     async with await Client.connect(server_url, name="bob") as bob:
         await bob.join(room)
+        await bob.wait_view(room, lambda view: True)
+        listed = next(r for r in await bob.list_rooms() if r["room"] == room)
+        assert listed["present"] == [False, True], "ada's seat is held by nobody"
         again = CardroomApp(server_url, "ada")
         async with again.run_test(size=SIZE) as pilot:
-            yours = again.lobby.query_one("#yours", YourRoomsList)
-            await until(pilot, lambda: yours.room_ids() == [room] and yours.checked, "your rooms, checked with the server")
+            await until(pilot, lambda: on_table(again, room), "the seat taken back without a key pressed")
             assert again.link.player == player and player is not None, "the same player key, so the same player"
-            line = next(ln for ln in screen_text(again).splitlines() if f"{room} Creature" in ln)
-            assert f"{room} Creature Wars · P1 · playing vs bob" in line
-            assert yours.has_focus
-            await pilot.press("enter")
-            await until(pilot, lambda: on_table(again, room), "the seat taken back")
             screen = table(again)
             assert screen.view is not None and screen.view["seat"] == 0 and not screen.spectator
             await until(pilot, lambda: status(again) == "your move", "the running match")
+            await bob.wait_for(lambda: bob.presence.get(room, {}).get(0) is True)  # ada is not away any more
+            yours = again.lobby.query_one("#yours", YourRoomsList)
+            assert yours.room_ids() == [room] and yours.checked, "and the lobby lists it under your rooms"
 
+
+def test_only_seats_nobody_holds_in_running_rooms_are_taken_back() -> None:
+    def held(room: str, seat: int) -> Seat:
+        return Seat(room, seat, "t" * 32, "creature_wars")
+
+    rooms: list[tuple[Seat, dict[str, Any] | None]] = [
+        (held("left", 0), {"status": "playing", "present": [False, True]}),
+        (held("waits", 0), {"status": "waiting", "present": [False, False]}),
+        (held("played", 1), {"status": "playing", "present": [True, True]}),  # another terminal plays it now
+        (held("ended", 0), {"status": "over", "present": [False, False]}),
+        (held("gone", 0), None),  # the server no longer lists it
+    ]
+    assert left_behind(rooms) == ["left", "waits"]
 
 
 async def test_rematch_moves_both_players_to_a_new_room_with_seats_swapped(server_url: str, state_dir: Path) -> None:
@@ -208,12 +221,13 @@ async def test_a_name_bound_to_another_key_is_refused_clearly_and_another_can_be
             assert isinstance(app.screen, LobbyScreen)
 
 
-async def test_the_clocks_count_down_for_players_and_spectators(server_url: str) -> None:
+async def test_the_clocks_count_down_for_players_and_spectators(server_url: str, tmp_path: Path) -> None:
     async with await Client.connect(server_url, name="bob") as bob:
         seat = await bob.create("creature_wars", seed=6)
         assert isinstance(seat, Seat)
         app = CardroomApp(server_url, "ada", join=seat.room)
-        watcher = CardroomApp(server_url, "eve", spectate=seat.room)
+        # another player, with an identity of her own (ada's would take ada's seat back on start)
+        watcher = CardroomApp(server_url, "eve", spectate=seat.room, state_dir=tmp_path / "eve")
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
             await until(pilot, lambda: "▶ You 0:" in panel_text(app, "#clocks"), "our clock, running")

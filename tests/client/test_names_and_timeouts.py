@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from client.screens import MatchScreen
 from client.screens.end import EndScreen
 from tests.client.helpers import screen_text, settle
@@ -82,3 +84,20 @@ async def test_is_back_only_after_a_real_drop() -> None:
         app.link.handle(joined)
         await settle(pilot)
         assert "bob is back" in screen_text(app)
+
+
+FAIRY_NAMES = {"t": "rooms", "rooms": [room_summary("fairy_meat", players=["carol", "dave"], status="playing")]}
+FAIRY_MEAT = [(0, 0), (1, 0), (0, 0), (0, 0), (1, 0), (0, 0), (1, 0), (0, 0), (1, 0)]
+"""Decisions of a Fairy Meat match up to the first reveal of sealed Numbered cards (seed 7)."""
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
+async def test_a_fairy_meat_spectator_sees_the_players_names(size: tuple[int, int]) -> None:
+    app = ReplayApp([FAIRY_NAMES, *table_messages("fairy_meat", None, seed=7, decisions=FAIRY_MEAT)])
+    async with app.run_test(size=size) as pilot:
+        await replay(pilot)
+        await settle(pilot)
+        text = screen_text(app)
+        assert "carol" in text and "dave" in text, text
+        assert "Player 1" not in text and "Player 2" not in text, text
+        assert "P1 " not in text and "P2 " not in text, text

@@ -1,5 +1,5 @@
 """A refused play says why (the engine's reason, from the server's illegal_decision), and the hand marks the cards
-that cannot be played before the player tries."""
+that cannot be played before the player tries, with the reason the server sent with the seat's view."""
 from __future__ import annotations
 
 from client.app import CardroomApp
@@ -28,9 +28,13 @@ async def test_a_blocked_card_is_marked_and_enter_on_it_says_why(server_url: str
             cards = [c["text"] for c in screen.view["hands"][1]["cards"]]
             dragon = next(i for i, text in enumerate(cards) if "Dragon" in text)
             hand = panel_text(app, "#hand").splitlines()
-            assert "not playable now" in hand[dragon], hand
+            assert hand[dragon].rstrip().endswith("✗"), hand
             witch = next(i for i, text in enumerate(cards) if "Cornfield" in text)
-            assert "not playable now" not in hand[witch], hand
+            assert "✗" not in hand[witch], hand
+            held_back = [n + 1 for n, text in enumerate(cards) if "Cornfield" not in text]
+            numbers = ", ".join(str(n) for n in held_back)
+            why = f"{'card' if len(held_back) == 1 else 'cards'} {numbers}: may not be played while the Cornfield Witch"
+            assert any(line.startswith(f"✗ {why}") for line in hand), hand
             await pilot.press(str(dragon + 1), "enter")
             await until(pilot, lambda: "refused" in str(screen.query_one("#status").render()), "the refusal")
             status = str(screen.query_one("#status").render())

@@ -121,7 +121,7 @@ async def test_spectating_fairy_tableau_shows_the_table_and_no_moves(server_url:
             assert "spectating: you see only public information" in text
             assert all(card["face"] in panel_text(app, "#tableau") for card in mine["tableau"])
             assert not screen.query_one("#moves-pane").display
-            assert status(app) == "spectating · score 7"
+            assert status(app) == "spectating · score 7 · 1 watching", "the spectator counts itself"
 
             await player.decide(seat, mine["legal"][0])
             await until(pilot, lambda: screen.version == 1, "the player's move")

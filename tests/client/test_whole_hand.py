@@ -1,4 +1,5 @@
-"""Every card of the hand is on screen, at 80x24, 120x40 and 60x20, with the duel's damage and its reasons and the clock.
+"""Every card of the hand is on screen, at 80x24, 120x40 and 60x20, with the duel's damage and its reasons, the clock,
+and why cards are held back.
 
 A timed Creature Wars table mid-match (a chat notice open, as after "X is back") with a hand of eight
 cards, after a duel the player lost while holding a Cursed Witch: the Empire took 4 from the duel and
@@ -14,6 +15,7 @@ from client.screens import MatchScreen
 from client.screens.queens import QueensScreen
 from tests.client.helpers import screen_text
 from tests.client.replay import ROOM, ReplayApp, replay, table_messages
+from tests.client.test_table_snapshots import CREATURE_WARS as CORNFIELD_DRAWN
 
 CURSED = {
     "first_drawer": 0,
@@ -74,3 +76,20 @@ async def test_queens_challenge_shows_all_four_piles_and_the_hand(size: tuple[in
         faces = [str(c["face"]) for c in screen.view["hand"]["cards"]]
         line = next((line for line in text.splitlines() if "Hand" in line), "")
         assert faces and all(face in line for face in faces), f"the hand at {size}\n{text}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_whole_hand_and_why_its_cards_are_held_back(size: tuple[int, int]) -> None:
+    """A Cornfield Witch drawn into an eight-card hand holds back six creatures: every card, its ✗ and the one
+    reason line under the hand are on screen, at every size."""
+    app = ReplayApp(CORNFIELD_DRAWN)
+    async with app.run_test(size=size) as pilot:
+        await replay(pilot)
+        screen = app.screen
+        assert isinstance(screen, MatchScreen) and screen.view is not None
+        cards = [c["text"] for c in screen.view["hands"][0]["cards"]]
+        text = screen_text(app)
+        assert len(cards) == 8 and all(card in text for card in cards), text
+        assert sum(line.rstrip().endswith("✗") for line in text.splitlines()) == 6, text
+        flat = " ".join(text.split())
+        assert "✗ cards 2, 3, 4, 5, 6, 7: may not be played while the Cornfield Witch is in your hand" in flat, text
