@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 RETRY_REFUSALS = frozenset({ErrorCode.STALE_VERSION, ErrorCode.NOT_YOUR_TURN, ErrorCode.MATCH_OVER,
                             ErrorCode.ILLEGAL_DECISION, ErrorCode.BAD_FIELD})
 """Refusals that a retried, already stored decision would meet: only then is the log asked about it."""
+WATCHERS_EVERY = 1.0
+"""Seconds between two ``watchers`` pushes of one room: changes in between are told together at its end."""
+ABSENT = -1
+"""Not a seat: what ``watchers`` gives for a connection that does not watch the room."""
 RETRY_WINDOW = 64
 """How many versions back a retried decision is still recognised as already stored."""
 DISPLAY_ONLY = frozenset({"label", "loses"})
@@ -74,6 +78,14 @@ class Room:
         self.state = state
         self.store = store
         self.watchers: dict[Peer, Seat | None] = {}
+        self.spectating = 0
+        """How many of ``watchers`` have no seat."""
+        self.watchers_timer: asyncio.TimerHandle | None = None
+        self.watchers_told = -WATCHERS_EVERY
+        """When the last ``watchers`` push went (monotonic), and the count it told."""
+        self.watchers_count = 0
+        self.watchers_seen: dict[Peer, int] = {}
+        """Connections that started watching since the last push, and the count their first view told them."""
         self.lock = asyncio.Lock()
         self.timer: asyncio.TimerHandle | None = None
         """When the clock must act next: a plain timer, so arming it again per decision makes no task."""
@@ -157,18 +169,35 @@ class Room:
         }
 
     def spectators(self) -> int:
-        """How many connections watch the room without a seat."""
-        return sum(1 for s in self.watchers.values() if s is None)
+        """How many connections watch the room without a seat (kept as they come and go, not counted per view)."""
+        return self.spectating
 
-    def _spectators_changed(self, before: int, newcomer: Peer | None = None) -> None:
-        """Tell everyone watching how many spectators there are, when that changed (``watchers``); a ``newcomer``
-        reads it in the view it is sent next."""
-        now = self.spectators()
-        if now != before:
-            frame = encode({"t": "watchers", "room": self.id, "spectators": now})
-            for conn in list(self.watchers):
-                if conn is not newcomer:
-                    conn.send(frame)
+    def _spectators_changed(self, newcomer: Peer | None = None) -> None:
+        """Tell everyone watching how many spectators there are now (``watchers``; a ``newcomer`` reads it in the
+        view it is sent next, and is told only of a later change): at once, unless the last push was under
+        ``WATCHERS_EVERY`` ago; then once that interval is over, with the count of then. A crowd arriving costs
+        a push a second, not one to everyone per arrival."""
+        if newcomer is not None:
+            self.watchers_seen[newcomer] = self.spectating
+        if self.watchers_timer is not None:
+            return
+        wait = self.watchers_told + WATCHERS_EVERY - time.monotonic()
+        if wait > 0:
+            self.watchers_timer = asyncio.get_running_loop().call_later(wait, self._tell_watchers)
+        else:
+            self._tell_watchers()
+
+    def _tell_watchers(self) -> None:
+        self.watchers_timer = None
+        seen, self.watchers_seen = self.watchers_seen, {}
+        count = self.spectating
+        if self.closed or self.moved or count == self.watchers_count:
+            return
+        self.watchers_told, self.watchers_count = time.monotonic(), count
+        frame = encode({"t": "watchers", "room": self.id, "spectators": count})
+        for conn in list(self.watchers):
+            if seen.get(conn) != count:
+                conn.send(frame)
 
     def seat_of(self, token: str) -> Seat:
         digest = hash_token(token)
@@ -281,6 +310,7 @@ class Room:
         for conn in list(self.watchers):
             conn.drop(f"room {self.id} moved to another server node: reconnect and resume")
         self.watchers.clear()
+        self.spectating = 0
         return ProtocolError(ErrorCode.UNAVAILABLE, f"room {self.id} is now served by another server node: "
                                                     "reconnect and resume it")
 
@@ -309,12 +339,14 @@ class Room:
                         "message": f"seat {seat} of room {self.id} was resumed on another connection; "
                                    "this one no longer gets its views (resume it here to take it back)",
                     }))
-        before = self.spectators()
-        previous = self.watchers.get(conn)
+        was = self.watchers.get(conn, ABSENT)
+        previous = None if was == ABSENT else was
         self.watchers[conn] = seat
         conn.rooms[self.id] = seat
         self.touch()
-        self._spectators_changed(before, conn)
+        if (seat is None) != (was is None):
+            self.spectating += 1 if seat is None else -1
+            self._spectators_changed(conn)
         if previous is not None and previous != seat:
             self._left(previous)
         if seat is not None and self.away.pop(seat, None) is not None:
@@ -327,11 +359,15 @@ class Room:
             self.touched.add(self.id)
 
     def unwatch(self, conn: Peer) -> None:
-        before = self.spectators()
-        seat = self.watchers.pop(conn, None)
+        if conn not in self.watchers:
+            conn.rooms.pop(self.id, None)
+            return
+        seat = self.watchers.pop(conn)
         conn.rooms.pop(self.id, None)
         self.touch()
-        self._spectators_changed(before)
+        if seat is None:
+            self.spectating -= 1
+            self._spectators_changed()
         if seat is not None:
             self._left(seat)
 

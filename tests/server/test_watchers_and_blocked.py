@@ -55,3 +55,22 @@ async def test_players_are_told_how_many_watch(server_url: str) -> None:
         assert (await pushed(host, "watchers", room=seat.room))["spectators"] == 1
         await two.close()
         assert (await pushed(host, "watchers", room=seat.room))["spectators"] == 0, "a dropped connection counts"
+
+
+async def test_a_crowd_arriving_is_told_in_a_few_pushes_not_one_per_arrival(server_url: str) -> None:
+    """Thirty spectators arriving at once: the players get the count at once and then once a second at most (the
+    last push says thirty), not thirty pushes; each spectator is told at most the changes after its own view."""
+    async with await Client.connect(server_url, name="host", record_frames=True) as host:
+        seat = await host.create("creature_wars", seed=4)
+        assert not isinstance(seat, str)
+        crowd = [await Client.connect(server_url, record_frames=True) for _ in range(30)]
+        try:
+            for c in crowd:
+                await c.spectate(seat.room)
+            await pushed(host, "watchers", room=seat.room, spectators=30)
+            told = [m["spectators"] for m in host.received() if m["t"] == "watchers"]
+            assert told[-1] == 30 and len(told) <= 4, told
+            assert sum(1 for c in crowd for m in c.received() if m["t"] == "watchers") <= 2 * len(crowd)
+        finally:
+            for c in crowd:
+                await c.close()
