@@ -444,7 +444,7 @@ class Lobby:
         found = {r.room for r in records}
         missing = {i for i in orphans if i not in found}  # closed, or a making cut before its hash: twice, it goes
         for room_id in missing & self.missing:
-            await self.store.closing(room_id)
+            await self.store.drop_missing(room_id)
         self.missing = missing
         for record in [r for r in records if r.ended is not None and not r.out]:  # finished, all written: it goes
             await self.store.closing(record.room)

@@ -348,6 +348,7 @@ class Store:
             if request:  # the id is another room's: the request is not remembered for it
                 await self.redis.delete(_request(request))
             return ""
+        await self.redis.sadd(OPEN, record.room)  # again: a look that found no hash meanwhile may have removed it
         return record.room
 
     async def requested(self, request: str, room: str = "") -> str | None:
@@ -458,6 +459,16 @@ class Store:
     async def closing(self, room: str) -> None:
         """A cancelled or expired room (its tombstone stored) leaves the open set."""
         await self.redis.srem(OPEN, room)
+
+    async def drop_missing(self, room: str) -> None:
+        """An open-set entry whose room is not stored (closed, or a making cut before its hash) leaves the set,
+        unless the room is there after all: a making only slow (its hash stored between two looks) keeps its
+        entry, checked again after the removal and put back (the maker also adds it again once the hash is in)."""
+        if await self.redis.hexists(_key(room), "game"):
+            return
+        await self.redis.srem(OPEN, room)
+        if await self.redis.hexists(_key(room), "game"):
+            await self.redis.sadd(OPEN, room)
 
     async def match(self, room: str) -> dict[str, Any] | None:
         """A finished match's record (fields as stored, ``options`` and ``outcome`` decoded, plus its ``log``)."""

@@ -253,3 +253,31 @@ async def test_an_open_set_entry_with_no_room_leaves_it_at_the_second_look(redis
         assert not await store.redis.sismember(OPEN, "ghost")
     finally:
         await store.close()
+
+
+async def test_a_slow_making_keeps_its_open_set_entry(redis_url: str) -> None:
+    """A room whose hash is stored only after two adoption passes found none (a making slowed between its two
+    steps) is still in the open set once made, so a restart or another node finds it."""
+    store = Store(redis_url)
+    maker = Lobby(store, node="A")
+    looker = Lobby(store, node="B")
+    release = asyncio.Event()
+    create = store._create
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await release.wait()
+        return await create(*args, **kwargs)
+
+    try:
+        store._create = slow  # type: ignore[method-assign]
+        making = asyncio.create_task(maker.create("creature_wars", {}, None))
+        while not await store.redis.scard(OPEN):
+            await asyncio.sleep(0.01)
+        await looker.adopt_orphans()
+        await looker.adopt_orphans()  # twice no hash: the entry is dropped
+        release.set()
+        room = await asyncio.wait_for(making, 10)
+        assert await store.redis.sismember(OPEN, room.id)
+        assert room.id in await store.open_ids()
+    finally:
+        await store.close()
