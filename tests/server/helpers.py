@@ -31,9 +31,13 @@ async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> b
 
 
 async def play_to_end(players: list[tuple[Client, Seat]], seed: int, bound: int = 400) -> None:
+    """Random decisions until the match is over and every player has its ``match_over`` (it follows the last
+    view: a caller may read ``over`` at once)."""
     rng = random.Random(seed)
     for _ in range(bound):
         if not await play_turn(players, rng):
+            for client, seat in players:
+                await client.wait_for(lambda c=client, room=seat.room: room in c.over)  # type: ignore[misc]
             return
     raise AssertionError("match did not end within the bound")
 
