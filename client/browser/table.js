@@ -53,6 +53,7 @@ export class Table {
     this.clock = null;
     this.clockAt = 0;
     this.presence = [];
+    this.spectators = 0; // how many watch without a seat (view messages and watchers pushes say)
     this.names = [];
     this.over = null;
     this.closed = null;
@@ -178,6 +179,10 @@ export class Table {
         if (message.connected && !this.names[message.seat]) this.loadNames();
         this.drawClocks();
         break;
+      case "watchers":
+        this.spectators = Number(message.spectators) || 0;
+        this.drawClocks();
+        break;
       case "chat": this.onChat(message); break;
       case "abort_offered":
         this.abortOffers.add(message.seat);
@@ -211,6 +216,7 @@ export class Table {
       this.clockAt = performance.now();
     }
     if (message.presence) this.presence = [...message.presence];
+    if (typeof message.spectators === "number") this.spectators = message.spectators;
     if (this.view && typeof this.view.seat === "number") this.seat = this.view.seat;
     if (!this.view || (wasNull && this.view)) this.loadNames();
     if (!this.view || (this.board.keep && !this.board.keep(this))) this.selected = null;
@@ -435,8 +441,9 @@ export class Table {
     if (!this.clocksEl) return;
     const limits = (this.clock && this.clock.limits) || {};
     const timed = Boolean(limits.move || limits.bank);
+    const watching = this.spectators > 0 ? h("div.watching", { id: "watching" }, `${this.spectators} watching`) : null;
     if (this.seats < 2 && !timed) {
-      clear(this.clocksEl);
+      clear(this.clocksEl, watching ? [watching] : []);
       return;
     }
     const elapsed = (performance.now() - this.clockAt) / 1000;
@@ -465,6 +472,7 @@ export class Table {
         text ? h("span.clock-time", {}, text) : null,
         away ? h("span.away", {}, "away") : null));
     }
+    if (watching) seats.push(watching);
     clear(this.clocksEl, seats);
   }
 }

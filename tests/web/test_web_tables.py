@@ -140,6 +140,9 @@ async def test_an_invitation_link_seats_a_friend_and_resign_ends_the_match(chrom
         await me.wait_table(f"t.dataset.room === '{seat.room}' && t.dataset.seat === '1' && t.dataset.version === '0'",
                             "the invited seat")
         await host.wait_view(seat.room, lambda v: v["seat"] == 0)
+        async with await Client.connect(server_url, name="onlooker") as onlooker:
+            await onlooker.spectate(seat.room)
+            await page.locator("#watching", has_text="1 watching").wait_for(timeout=WAIT_MS)  # players see who watches
         await me.press("#resign")
         await me.press("#resign-yes")  # asked first: no single tap resigns
         await page.locator("#end-title", has_text="host won by resignation").wait_for(timeout=WAIT_MS)
