@@ -151,7 +151,8 @@ export class Events {
       h("h5", {}, `Round ${r.round}`),
       r.tables.map((t) => {
         const result = t.result ? t.result.points.map(num).join(" - ") : "playing";
-        const watch = r.round === last && t.room && s.status === "running"
+        const mine = s.you && s.you.table && s.you.table.room === t.room; // your own table: "Play your table"
+        const watch = r.round === last && t.room && s.status === "running" && !mine
           ? button("Watch", () => this.app.enter(t.room, "watch"), { class: "small" }) : null;
         return h("div.room.pairing", { dataset: { room: t.room || "", table: num(t.table) } },
           h("div.room-text", {}, h("div.room-players", {}, `${t.table}. ${t.players[0]} v ${t.players[1]}`),
