@@ -122,7 +122,13 @@ export class Lobby {
 
   render() {
     this.roomsEl = this.roomsPanel();
-    clear(this.root, this.newGame(), this.playNowPanel(), this.roomsEl, this.leadersPanel());
+    clear(this.root, this.newGame(), this.playNowPanel(), this.roomsEl, this.eventsPanel(), this.leadersPanel());
+  }
+
+  eventsPanel() {
+    return h("section.panel#events-entry", {}, h("h2", {}, "Events"),
+      h("p.quiet", {}, "Swiss tournaments and solitaire events: register, follow the pairings, play your tables."),
+      button("Events", () => this.app.showEvents(), { id: "open-events", class: "primary" }));
   }
 
   newGame() {

@@ -2,6 +2,7 @@
 
 import { button, clear, h } from "./dom.js";
 import * as identity from "./identity.js";
+import { Events } from "./events.js";
 import { Link, serverUrl } from "./link.js";
 import { Lobby } from "./lobby.js";
 import { Table } from "./table.js";
@@ -17,6 +18,7 @@ class App {
     this.link = null;
     this.table = null;
     this.lobby = new Lobby(this);
+    this.events = new Events(this);
     this.retries = 0;
     this.screen = "";
   }
@@ -97,6 +99,8 @@ class App {
       this.invite = null;
       this.showLobby();
       this.enter(room, how === "join" ? "join" : "watch");
+    } else if (this.screen === "events") {
+      this.showEvents(); // follows the chosen event again on the new connection
     } else {
       this.showLobby();
     }
@@ -162,6 +166,9 @@ class App {
         identity.dropSeat(message.room);
         if (table) table.onClosed(message);
         break;
+      case "event":
+        this.events.onEvent(message);
+        break;
       case "error":
         if (!answered) this.toast(message.message || message.code);
         break;
@@ -179,6 +186,16 @@ class App {
     if (location.hash) history.replaceState(null, "", location.pathname);
     clear(this.main, this.lobby.element());
     this.lobby.refresh();
+  }
+
+  showEvents() {
+    if (this.table) this.table.stop();
+    this.table = null;
+    this.lobby.stop();
+    this.screen = "events";
+    if (location.hash) history.replaceState(null, "", location.pathname);
+    clear(this.main, this.events.element());
+    this.events.refresh();
   }
 
   openTable(room, game, seat) {

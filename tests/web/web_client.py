@@ -82,6 +82,8 @@ class Player:
             try:
                 await control.wait_for(state="visible", timeout=WAIT_MS)
                 await control.scroll_into_view_if_needed(timeout=WAIT_MS)
+                if await control.bounding_box() is None and attempt < REDRAWN - 1:
+                    continue  # drawn anew between finding it and measuring it: find it again
                 await self.on_screen(control, selector)
                 if self.touch:
                     await control.tap(timeout=WAIT_MS)
