@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from bots import make
 from bots.fairy_meat import SearchBot, world
 from engine.fairy_meat import GAME
@@ -89,6 +91,7 @@ def test_a_world_owes_nothing_to_the_real_hidden_cards() -> None:
         assert len(guesses) > 1  # a guess, not the real hand
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 def test_the_strong_bot_beats_random_play() -> None:
     """Forty fixed deals, seats swapped every other one (the full measure is ``python -m bench.bots``): random
     play wins about half (15 of these 40 against another random player); the strong bot must win at least 28."""

@@ -8,6 +8,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
+import pytest
+
 from client import Client
 from server.store.redis_process import free_port
 from tests.server.players import pushed
@@ -17,6 +19,7 @@ from tests.server.test_restart import spawn
 __all__ = ["spawn"]
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 async def test_a_restart_mid_clock_resumes_the_time_that_was_left(
         spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]) -> None:
     port = free_port()

@@ -86,6 +86,7 @@ async def eventually(check: Callable[[], Awaitable[bool]], what: str, timeout: f
     raise AssertionError(f"{what} did not happen within {timeout:.0f} s")
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 async def test_a_match_in_the_browser(chromium: str, web_url: str, server_url: str) -> None:
     """The page creates a Creature Wars room; a second client joins; both lock in plays; the page shows the duels."""
     async with browser_page(chromium) as page:

@@ -262,6 +262,7 @@ async def test_a_dropped_connection_is_reconnected_and_the_seat_resumed(
         assert me.errors == []
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 async def test_two_tabs_of_one_browser_hand_the_seat_back_and_forth(chromium: str, server_url: str) -> None:
     async with chromium_browser(chromium) as browser:
         context = await desktop(browser)  # one browser: both tabs share its storage, so its identity and seats

@@ -52,6 +52,7 @@ def test_recorded_digests_cover_every_match() -> None:
     assert sorted(map(int, RECORDED.load())) == list(range(MATCHES))
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 def test_matches_are_unchanged() -> None:
     RECORDED.check(range(QUICK))
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -154,6 +155,7 @@ def check_state(state: State) -> None:
             assert not (side["face_down"] and side["trumps"])
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 @FAST
 @given(options=ANY_OPTIONS, seed=SEEDS, rnd=st.randoms(use_true_random=False))
 def test_random_duels_end_conserve_cards_and_hide_what_is_hidden(options: dict[str, Any], seed: int,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -157,6 +158,7 @@ def check_events(events: list[Event]) -> None:
                 assert f'"{code}"' not in json.dumps(seen) and card.face not in seen["text"]
 
 
+@pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 @FAST
 @given(opts=options(), seed=SEEDS, rnd=st.randoms(use_true_random=False))
 def test_random_games_end_conserve_cards_and_hide_what_they_must(opts: dict[str, Any], seed: int,
