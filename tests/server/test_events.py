@@ -75,7 +75,7 @@ class Entrant:
                 if hold is not None:
                     await hold(state, self.name)
                 seat = await client.resume(table["room"], table["token"])
-                await self._play_out(client, seat, bot)
+                await play_seat(client, seat, bot)
                 self.played.append(seat.room)
             except (ConnectionLost, ClientError) as exc:
                 if isinstance(exc, ClientError) and exc.code != "unavailable":
@@ -98,30 +98,30 @@ class Entrant:
             raise ConnectionLost("closed")
         return client.events[event]
 
-    @staticmethod
-    async def _play_out(client: Client, seat: Seat, bot: Bot) -> None:
-        """Decide from the seat's views until its match is over."""
-        def acting() -> bool:
-            view = client.views.get(seat.room)
-            return client.ws.close_code is not None or (view is not None and (bool(view["legal"])
-                                                                              or view["outcome"] is not None))
 
-        while True:
-            await client.wait_for(acting, timeout=60)
-            if client.ws.close_code is not None:
-                raise ConnectionLost("closed")
-            view = client.views[seat.room]
-            if view["outcome"] is not None:
-                return
-            version = view["version"]
-            try:
-                await client.decide(seat, bot.decide(view))
-            except ClientError as exc:
-                if exc.code == "unavailable":
-                    raise
-                with contextlib.suppress(TimeoutError):
-                    await client.wait_for(lambda v=version: client.ws.close_code is not None  # type: ignore[misc]
-                                          or client.versions.get(seat.room) != v, timeout=5)
+async def play_seat(client: Client, seat: Seat, bot: Bot) -> None:
+    """Decide from the seat's views until its match is over."""
+    def acting() -> bool:
+        view = client.views.get(seat.room)
+        return client.ws.close_code is not None or (view is not None and (bool(view["legal"])
+                                                                          or view["outcome"] is not None))
+
+    while True:
+        await client.wait_for(acting, timeout=60)
+        if client.ws.close_code is not None:
+            raise ConnectionLost("closed")
+        view = client.views[seat.room]
+        if view["outcome"] is not None:
+            return
+        version = view["version"]
+        try:
+            await client.decide(seat, bot.decide(view))
+        except ClientError as exc:
+            if exc.code == "unavailable":
+                raise
+            with contextlib.suppress(TimeoutError):
+                await client.wait_for(lambda v=version: client.ws.close_code is not None  # type: ignore[misc]
+                                      or client.versions.get(seat.room) != v, timeout=5)
 
 
 def hand_standings(state: dict[str, Any]) -> list[tuple[str, float, float, float]]:

@@ -5,12 +5,11 @@ finished and its standings."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from bots.players import make
-from client import Client, ClientError
-from client.connection import Seat
+from client import Client
 from client.events import create_event, follow, register, start_event, wait_event
+from tests.server.test_events import play_seat
 from tests.web.web_client import WAIT_MS, Player, chromium_browser, phone
 
 QUICK = {"hp": 1}
@@ -35,27 +34,6 @@ async def registered_and_started(me: Player, organiser: Client, bob: Client, tit
     await wait_event(organiser, event, lambda s: s["players"] == 2, timeout=10)
     await start_event(organiser, event)
     return await wait_event(bob, event, lambda s: s["you"]["table"] is not None, timeout=20)
-
-
-async def play_out(client: Client, seat: Seat) -> None:
-    """Random decisions from the seat's views until its match is over."""
-    bot = make("creature_wars", "random", "cat")
-
-    def acting() -> bool:
-        view = client.views.get(seat.room)
-        return view is not None and (bool(view["legal"]) or view["outcome"] is not None)
-
-    while True:
-        await client.wait_for(acting, timeout=30)
-        view = client.views[seat.room]
-        if view["outcome"] is not None:
-            return
-        version = view["version"]
-        try:
-            await client.decide(seat, bot.decide(view))
-        except ClientError:
-            with contextlib.suppress(TimeoutError):
-                await client.wait_for(lambda v=version: client.versions.get(seat.room) != v, timeout=5)  # type: ignore[misc]
 
 
 async def test_a_phone_registers_for_a_swiss_event_and_plays_its_table(chromium: str, server_url: str) -> None:
@@ -87,7 +65,7 @@ async def test_a_finished_event_shows_in_the_list_with_its_standings(chromium: s
         seat = await cat.resume(table["room"], table["token"])
         await me.press("#event-play-table")
         await me.wait_table(f"t.dataset.room === '{seat.room}'", "the event's table")
-        opponent = asyncio.create_task(play_out(cat, seat))
+        opponent = asyncio.create_task(play_seat(cat, seat, make("creature_wars", "random", "cat")))
         try:
             for _ in range(60):  # hp 1: the first damage ends the match
                 if not await me.play_turn():
