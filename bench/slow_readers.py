@@ -5,7 +5,9 @@
 Spawns a real redis-server and a ``cardroom serve`` child on loopback (as ``bench.load --spawn``),
 starts ``--rooms`` Creature Wars matches played by random seats (restarted when they end), then opens
 ``--readers`` connections that each say hello and spectate every room, and never read a frame again
-(each also asks for the lobby listing ``--ask`` times a second, as a flooding client would).
+(each also asks for the lobby listing ``--ask`` times a second, as a flooding client would). The readers
+live in a process of their own, so that opening them does not delay the players' client, whose
+decide latencies are measured.
 Samples the server's RSS before the readers, while they are open, and after they are gone; reads
 the server's own count of dropped connections (``/metrics``); prints figures only.
 """
@@ -73,6 +75,13 @@ async def dropped_by(url: str, readers: int, opened: float, seconds: float) -> l
     return times
 
 
+def emptied(client: Client) -> None:
+    """Empty the inbox the library queues every message on: left to grow, this process's garbage collections
+    would grow with it, to pauses of a second that would count as the server's latency."""
+    while not client.inbox.empty():
+        client.inbox.get_nowait()
+
+
 async def play(url: str, seed: int, stop: asyncio.Event, latencies: list[tuple[float, float]]) -> str:
     """One room kept busy: two seats deciding at random, a new match when one ends; its first room id."""
     rng = random.Random(seed)
@@ -98,10 +107,15 @@ async def play(url: str, seed: int, stop: asyncio.Event, latencies: list[tuple[f
                     latencies.append((sent, time.monotonic() - sent))
                     moved = True
                     await asyncio.sleep(1 / 30)  # under the server's rate limit
+                for client in (a, b):
+                    emptied(client)
                 if a.views[seat_a.room]["outcome"] is not None:
                     break
                 if not moved:
                     await asyncio.sleep(0.02)
+            for client in (a, b):  # what the library keeps of a finished room
+                for kept in (client.views, client.versions, client.over):
+                    kept.pop(seat_a.room, None)
     except (ClientError, ConnectionLost, TimeoutError):
         pass
     finally:
@@ -161,14 +175,15 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
     await sample(pid, 2, base)
     before = max(base)
     opened = time.monotonic()
-    readers: list[ClientConnection] = await asyncio.gather(*(reader(url, rooms) for _ in range(args.readers)))
-    quit_asking = asyncio.Event()
-    asking = [asyncio.create_task(ask(ws, args.ask, quit_asking)) for ws in readers] if args.ask > 0 else []
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.slow_readers", "--hold", url, "--readers", str(args.readers),
+        "--ask", str(args.ask), "--duration", str(args.duration), *rooms,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert holder.stdin is not None and holder.stdout is not None
     during: list[int] = []
     watch = asyncio.create_task(dropped_by(url, args.readers, opened, args.duration))
     await sample(pid, args.duration, during)
-    quit_asking.set()
-    closed_seen = sum(await asyncio.gather(*asking))
+    closed_seen = int(await asyncio.wait_for(holder.stdout.readline(), 30 + args.duration))
     cut = await watch
     outbox_drops, stalled_drops = drops(url)
     dropped = outbox_drops + stalled_drops
@@ -176,8 +191,8 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
     async with await Client.connect(url) as lobby:
         watching = {r["room"]: r["spectators"] for r in (await lobby.list_page(limit=200))["rooms"]}
     still = sum(watching.get(room, 0) for room in rooms)
-    for ws in readers:
-        ws.transport.abort()
+    holder.stdin.close()  # the readers are aborted
+    await asyncio.wait_for(holder.wait(), 30)
     await asyncio.sleep(3)
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
@@ -197,7 +212,7 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
           f"(peak RSS growth / readers)")
     print(f"  dropped          {dropped} of {args.readers} readers ({outbox_drops} for a full outbox, {stalled_drops} "
           f"stalled for {STALL_SECONDS:g} s); {still} of {args.readers * len(rooms)} spectator seats still fed at the end"
-          + (f"; {closed_seen} readers saw their connection closed" if asking else ""))
+          + (f"; {closed_seen} readers saw their connection closed" if args.ask > 0 else ""))
     if cut:
         print(f"  dropped after    p50 {percentile(cut, 50):.1f} s, max {cut[-1]:.1f} s from the readers' start "
               f"({len(cut)} of {args.readers})")
@@ -205,6 +220,20 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
         if values:
             print(f"  decide latency   {label}: p50 {percentile(values, 50) * 1000:.1f} ms, "
                   f"p99 {percentile(values, 99) * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms ({len(values)} decisions)")
+
+
+async def hold(url: str, rooms: list[str], count: int, rate: float, seconds: float) -> None:
+    """The readers' process: open them, keep them ``seconds`` (asking as ``rate`` says), print how many saw
+    their connection closed by the server, and abort them all once stdin closes."""
+    readers: list[ClientConnection] = await asyncio.gather(*(reader(url, rooms) for _ in range(count)))
+    stop = asyncio.Event()
+    asking = [asyncio.create_task(ask(ws, rate, stop)) for ws in readers] if rate > 0 else []
+    await asyncio.sleep(seconds)
+    stop.set()
+    print(sum(await asyncio.gather(*asking)), flush=True)
+    await asyncio.to_thread(sys.stdin.read)
+    for ws in readers:
+        ws.transport.abort()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,7 +245,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="list_rooms requests per second each reader also sends, never reading the replies; "
                              "0: spectate only (default 20)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hold", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("room", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.hold:  # the readers' own process (see ``bench``)
+        run_main(hold(args.hold, args.room, args.readers, args.ask, args.duration))
+        return 0
     if args.readers < 1 or args.rooms < 1 or args.duration <= 0:
         parser.error("need --readers >= 1, --rooms >= 1, --duration > 0")
     with spawned("everysec") as (urls, server_pids, _):

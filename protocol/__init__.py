@@ -4,7 +4,7 @@ See docs/protocol.md for every message, field and error code.
 """
 from __future__ import annotations
 
-from protocol.codec import decode, decode_any, encode, error
+from protocol.codec import Fields, decode, decode_any, encode, error
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import CLIENT_MESSAGES, MAX_FRAME, PROTOCOL_VERSION, SERVER_MESSAGES
 
@@ -14,6 +14,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "ErrorCode",
+    "Fields",
     "ProtocolError",
     "decode",
     "decode_any",

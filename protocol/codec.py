@@ -9,15 +9,31 @@ import msgpack
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import CLIENT_MESSAGES, MAX_FRAME
 
-__all__ = ["decode", "decode_any", "encode", "error"]
+__all__ = ["Fields", "decode", "decode_any", "encode", "error"]
 
-_packb = msgpack.Packer(use_bin_type=True).pack
+_packer = msgpack.Packer(use_bin_type=True)
+_packb = _packer.pack
 
 
 def encode(message: dict[str, Any]) -> bytes:
     """One message as msgpack bytes."""
     frame: bytes = _packb(message)
     return frame
+
+
+class Fields:
+    """Fields of a message encoded once, for many messages that each add a few of their own: a msgpack map
+    is its pair count followed by its pairs, so pairs encoded apart join into one map."""
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.names = frozenset(fields)
+        self.pairs = b"".join(_packb(name) + _packb(value) for name, value in fields.items())
+
+    def encode(self, **more: Any) -> bytes:
+        """The message of these fields and ``more`` (none of them named here already)."""
+        assert self.names.isdisjoint(more), "a field twice in one map"
+        head: bytes = _packer.pack_map_header(len(self.names) + len(more))
+        return head + self.pairs + b"".join(_packb(name) + _packb(value) for name, value in more.items())
 
 
 def decode_any(data: bytes) -> dict[str, Any]:

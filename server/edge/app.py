@@ -24,6 +24,7 @@ from server.edge import exposure, forwarded
 from server.edge.admission import PER_ADDRESS, Admission
 from server.edge.computer import GAMES, LEVELS, ComputerPool
 from server.edge.connection import WRITE_LIMIT, socket_class
+from server.edge.lane import Lane
 from server.edge.pages import Pages
 from server.edge.session import Session
 from server.lobby.events import Events
@@ -72,10 +73,11 @@ async def run(
     health = Health(store)
     health.start()
     lobby = Lobby(store, health, node or new_node_id(port))
+    lane = Lane()
     await lobby.leases.beat()  # alive before it serves: other nodes end what relays through a node not alive
     restored = await lobby.restore()
     relay: Relay = Relay(lobby, lambda peer, address, name, player, scope:
-                         Session.stand_in(lobby, relay, peer, address, name, player, scope))
+                         Session.stand_in(lobby, relay, peer, address, name, player, scope, lane))
     lobby.sweeps.append(relay.sweep)
     await relay.start()
     directory = lobby.directory = Directory(lobby)
@@ -118,7 +120,7 @@ async def run(
         peer = admission.enter(ws)
         metrics.CONNECTIONS.inc()
         try:
-            await Session.over(ws, lobby, relay, computers, pools, events).run()
+            await Session.over(ws, lobby, relay, computers, pools, events, lane).run()
         finally:
             metrics.CONNECTIONS.dec()
             admission.leave(peer)

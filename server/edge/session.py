@@ -17,6 +17,7 @@ from protocol.messages import MAX_FRAME
 from server.cluster.relay import ROUTED, Relay
 from server.edge import admin, admission, computer
 from server.edge.connection import Connection
+from server.edge.lane import READING, Lane
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.events import Event, Events
 from server.lobby.lobby import Lobby
@@ -46,8 +47,10 @@ class Session:
 
     def __init__(self, lobby: Lobby, relay: Relay | None, conn: Peer, address: str,
                  computer: computer.ComputerPool | None = None, pools: Pools | None = None,
-                 events: Events | None = None) -> None:
+                 events: Events | None = None, lane: Lane | None = None) -> None:
         self.lobby = lobby
+        self.lane = lane
+        """The node's lane for reading requests (server/edge/lane.py); None: they start at once."""
         self.relay = relay
         """Requests about rooms other nodes own go through it (None: a lone server in tests)."""
         self.computer = computer
@@ -73,15 +76,15 @@ class Session:
     @classmethod
     def over(cls, ws: ServerConnection, lobby: Lobby, relay: Relay | None,
              computers: computer.ComputerPool | None = None, pools: Pools | None = None,
-             events: Events | None = None) -> Session:
+             events: Events | None = None, lane: Lane | None = None) -> Session:
         """The session of a client's websocket on this node."""
-        return cls(lobby, relay, Connection(ws), admission.address(ws), computers, pools, events)
+        return cls(lobby, relay, Connection(ws), admission.address(ws), computers, pools, events, lane)
 
     @classmethod
     def stand_in(cls, lobby: Lobby, relay: Relay, peer: Peer, address: str, name: str, player: str | None,
-                 scope: str) -> Session:
+                 scope: str, lane: Lane | None = None) -> Session:
         """The session serving, on the node that owns its rooms, a client another node greeted."""
-        session = cls(lobby, relay, peer, address)
+        session = cls(lobby, relay, peer, address, lane=lane)
         peer.greeted, peer.name, peer.player = True, name, player
         session.scope = scope
         session.relayed = True
@@ -152,6 +155,8 @@ class Session:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the store does not answer; {kind!r} not served, try again")
             if self.pools is not None and kind in SITTING:  # sitting in a room ends this connection's tickets
                 await self.pools.seated(self.conn, kind, message)
+            if self.lane is not None and kind in READING:
+                await self.lane.turn()
             room_id = message.get("room") if kind in ROUTED or kind == "admin" else None
             if isinstance(room_id, str) and await self.to_owner(room_id, frame):
                 return
@@ -365,7 +370,8 @@ class Session:
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
         self.reply(re, kind, room=room.id, game=room.game.name, **fields)
         room.watch(self.conn, watching)
-        self.conn.send(room.view_frame(watching, [], re, room.history.recent(watching)))
+        self.conn.send(room.spectator_frame(re) if watching is None
+                       else room.view_frame(watching, [], re, room.history.recent(watching)))
         over = room.over_frame()
         if over is not None:
             self.conn.send(over)
@@ -384,7 +390,7 @@ class Session:
             raise ProtocolError(ErrorCode.DAY_NOT_OVER, f"room {room.id} deals the day's deal: it may be watched once "
                                                         f"the day has ended ({end.isoformat()})")
         if self.conn not in room.watchers:
-            check_spectators(self.lobby.rooms)
+            check_spectators(self.lobby.rooms.tally.spectating)
         await self.enter(room, None, re, "spectating", commitment=room.commitment)
 
     async def on_cancel(self, m: dict[str, Any], re: int) -> None:

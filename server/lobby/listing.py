@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from protocol import ErrorCode, ProtocolError
-from server.rooms.room import Room
+from server.rooms.room import Room, Tally
 
 __all__ = ["DEFAULT_LIMIT", "LISTED_AFTER_END", "MAX_LIMIT", "STATUSES", "Elsewhere", "Others", "Rooms", "listed", "stamp",
            "waiting"]
@@ -106,6 +106,8 @@ class Rooms(dict[str, Room]):
         self.touched: set[str] = set()
         """Rooms whose summary may have changed (or that left) since the other nodes were last told
         (server/cluster/directory.py)."""
+        self.tally = Tally()
+        """Counts across these rooms, each room keeping its share up to date."""
 
     def __setitem__(self, key: str, room: Room) -> None:
         old = self.get(key)
@@ -114,6 +116,8 @@ class Rooms(dict[str, Room]):
         super().__setitem__(key, room)
         bisect.insort(self.order, (room.created, key))
         room.touched = self.touched
+        room.tally = self.tally
+        self.tally.spectating += room.spectating
         self.touched.add(key)
 
     def __delitem__(self, key: str) -> None:
@@ -131,6 +135,9 @@ class Rooms(dict[str, Room]):
 
     def _unindex(self, room: Room) -> None:
         self.cached.pop(room.id, None)
+        if room.tally is self.tally:
+            self.tally.spectating -= room.spectating
+            room.tally = None
         at = bisect.bisect_left(self.order, (room.created, room.id))
         if at < len(self.order) and self.order[at] == (room.created, room.id):
             del self.order[at]

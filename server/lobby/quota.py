@@ -187,9 +187,8 @@ def _now() -> int:
     return int(time.time() * 1000)
 
 
-def check_spectators(rooms: Mapping[str, Room]) -> None:
-    """Refuse one more spectator past the node's cap."""
-    watching = sum(1 for room in rooms.values() for seat in room.watchers.values() if seat is None)
+def check_spectators(watching: int) -> None:
+    """Refuse one more spectator past the node's cap (``watching``: how many its rooms have now)."""
     if watching >= MAX_SPECTATORS:
         metrics.REFUSED.labels("server_full").inc()
         raise ProtocolError(ErrorCode.SERVER_FULL, f"this server serves {MAX_SPECTATORS} spectators, its most; try later")

@@ -101,17 +101,23 @@ async def post(store: Store, room: Room, conn: Peer, text: str, limiter: Limiter
     script = store.redis.register_script(_POST)
     async with room.lock:  # lines reach everyone in the order they were stored
         await script(keys=[_key(room.id), keys.room(room.id)], args=[msgpack.packb(message), str(KEEP)])
+        if room.chat is not None:
+            room.chat.append(message)
         frame = encode({**message, "re": None})
         for reader in _readers(room, seat):
             reader.send(encode({**message, "re": re}) if reader is conn else frame)
 
 
 async def past(store: Store, room: Room, seat: int | None) -> list[bytes]:
-    """The room's last lines that ``seat`` (``None``: a spectator) may read, oldest first, marked ``past``."""
-    raw = await store.redis.lrange(_key(room.id), 0, -1)
+    """The room's last lines that ``seat`` (``None``: a spectator) may read, oldest first, marked ``past``.
+    Read from Redis once per room in memory, then kept with it (lines are posted through the room's node)."""
+    if room.chat is None:
+        async with room.lock:  # no line is posted between the read and keeping it
+            if room.chat is None:
+                raw = await store.redis.lrange(_key(room.id), 0, -1)
+                room.chat = deque((msgpack.unpackb(item, raw=False) for item in raw), maxlen=KEEP)
     frames = []
-    for item in raw:
-        message = msgpack.unpackb(item, raw=False)
+    for message in room.chat:
         if message["seat"] is None and room.spectator_chat == "spectators" and seat is not None:
             continue
         frames.append(encode({**message, "re": None, "past": True}))

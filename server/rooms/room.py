@@ -7,13 +7,14 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from typing import Any
 
 import msgpack
 
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
-from protocol import ErrorCode, ProtocolError, encode
+from protocol import ErrorCode, Fields, ProtocolError, encode
 from server.errors import Fenced, Unreplicated
 from server.ops import metrics
 from server.players import standings
@@ -54,6 +55,14 @@ def commitment(room: str, seed: int) -> str:
     return hashlib.sha256(f"cardroom:{room}:{seed}".encode()).hexdigest()
 
 
+class Tally:
+    """Counts across a node's rooms, kept as each room's change rather than summed over them when asked."""
+
+    def __init__(self) -> None:
+        self.spectating = 0
+        """Connections watching a room of the node without a seat (the node's cap, server/lobby/quota.py)."""
+
+
 class Room:
     """The live room: its state, the seat token hashes and the connections watching it."""
 
@@ -78,8 +87,13 @@ class Room:
         self.state = state
         self.store = store
         self.watchers: dict[Peer, Seat | None] = {}
-        self.spectating = 0
-        """How many of ``watchers`` have no seat."""
+        self.entry: tuple[Any, Fields] | None = None
+        """The fields of a new spectator's view as of a version (:meth:`spectator_frame`), and that version's key."""
+        self.chat: deque[dict[str, Any]] | None = None
+        """The room's last chat lines (server/rooms/chat.py), as stored; None until read from Redis once."""
+        self.tally: Tally | None = None
+        """The node's counts across its rooms (server/lobby/listing.py ``Rooms``), kept as this room's change."""
+        self._spectating = 0
         self.watchers_timer: asyncio.TimerHandle | None = None
         self.watchers_told = -WATCHERS_EVERY
         """When the last ``watchers`` push went (monotonic), and the count it told."""
@@ -167,6 +181,17 @@ class Room:
             "spectator_chat": self.spectator_chat,
             "replays": self.replays,
         }
+
+    @property
+    def spectating(self) -> int:
+        """How many of ``watchers`` have no seat."""
+        return self._spectating
+
+    @spectating.setter
+    def spectating(self, count: int) -> None:
+        if self.tally is not None:
+            self.tally.spectating += count - self._spectating
+        self._spectating = count
 
     def spectators(self) -> int:
         """How many connections watch the room without a seat (kept as they come and go, not counted per view)."""
@@ -390,17 +415,31 @@ class Room:
 
     def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
                    recent: list[dict[str, Any]] | None = None) -> bytes:
-        message = {
-            "t": "view", "room": self.id, "version": self.version,
-            "view": self.game.view(self.state, seat) if self.dealt else None, "events": events, "re": re,
-            "clock": self.clock.wire(time.time()),
-            "presence": [n not in self.away for n in range(len(self.seats))],
-            "spectators": self.spectators(),
-            "blocked": self.game.blocked(self.state, seat) if self.dealt and seat is not None else [],
-        }
+        message = {**self._view_fields(seat, events), "re": re, **self._live_fields()}
         if recent is not None:
             message["recent"] = recent
         return encode(message)
+
+    def _view_fields(self, seat: Seat | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The fields of a view frame that change only with the room's version or its players' presence."""
+        return {
+            "t": "view", "room": self.id, "version": self.version,
+            "view": self.game.view(self.state, seat) if self.dealt else None, "events": events,
+            "presence": [n not in self.away for n in range(len(self.seats))],
+            "blocked": self.game.blocked(self.state, seat) if self.dealt and seat is not None else [],
+        }
+
+    def _live_fields(self) -> dict[str, Any]:
+        """The fields of a view frame read anew for each: the clocks as of now, the spectators."""
+        return {"clock": self.clock.wire(time.time()), "spectators": self.spectators()}
+
+    def spectator_frame(self, re: int) -> bytes:
+        """The view a new spectator gets, with the room's recent events: encoded once per version (and presence),
+        however many come to watch it, with only ``re``, the clocks and the spectators added per frame."""
+        key = (self.version, tuple(self.away), len(self.history.events), self.history.complete, self.dealt)
+        if self.entry is None or self.entry[0] != key:
+            self.entry = key, Fields({**self._view_fields(None, []), "recent": self.history.recent(None)})
+        return self.entry[1].encode(re=re, **self._live_fields())
 
     async def decide(self, conn: Peer, token: str, version: int, decision: Decision, re: int) -> None:
         """Check, apply, persist, and only then tell every watcher what it may see."""

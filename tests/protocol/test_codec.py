@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import CLIENT_MESSAGES, MAX_FRAME, ErrorCode, ProtocolError, decode, decode_any, encode, error
+from protocol import CLIENT_MESSAGES, MAX_FRAME, ErrorCode, Fields, ProtocolError, decode, decode_any, encode, error
 
 VALID: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "id": 1, "v": 1, "name": "ada"},
@@ -322,3 +322,13 @@ def test_decode_any_rejects_non_maps() -> None:
     with pytest.raises(ProtocolError) as info:
         decode_any(packed([1]))
     assert info.value.code is ErrorCode.BAD_FRAME
+
+
+def test_fields_encoded_once_join_the_fields_added_per_message() -> None:
+    small = {"t": "view", "room": "ab12cd", "view": {"hand": [1, 2]}, "recent": []}
+    large = {f"f{n}": n for n in range(20)}  # past a fixmap's 15 pairs
+    for fields in (small, large):
+        encoded = Fields(fields)
+        for more in ({}, {"re": 7, "spectators": 3}, {"re": None}):
+            assert encoded.encode(**more) == encode({**fields, **more})
+            assert decode_any(encoded.encode(**more)) == {**fields, **more}
