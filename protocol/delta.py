@@ -7,13 +7,14 @@ says which:
 - ``[0, value]`` set the key to ``value`` (added or replaced whole);
 - ``[1]`` remove the key;
 - ``[2, delta]`` the value is a map: apply ``delta`` (a map of key to operation, as this one) to it;
-- ``[3, front, back, items]`` the value is a list: keep its first ``front`` and last ``back`` items and put
-  ``items`` between them;
+- ``[3, [at, count, items, at, count, items, ...]]`` the value is a list: at each index ``at`` of the old list
+  (ascending, the spans not overlapping), its ``count`` items are replaced by the list ``items``;
 - ``[4, [index, op, index, op, ...]]`` the value is a list of the same length: apply each ``op`` (0, 2, 3 or 4)
   to the item at ``index``.
 """
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from typing import Any
 
 import msgpack
@@ -67,8 +68,8 @@ def _op(old: Any, new: Any) -> list[Any] | None:
 
 
 def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
-    """A splice of the changed middle, or (same length) the changed items patched one by one; the smaller on the
-    wire, and never larger than the new list set whole."""
+    """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire,
+    and never larger than the new list set whole."""
     front, most = 0, min(len(old), len(new))
     while front < most and same(old[front], new[front]):
         front += 1
@@ -77,7 +78,7 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     back = 0
     while back < most - front and same(old[-1 - back], new[-1 - back]):
         back += 1
-    choices = [[SET, new], [SPLICE, front, back, new[front:len(new) - back]]]
+    choices = [[SET, new], [SPLICE, _spans(old, new, front, back)]]
     if len(old) == len(new):
         pairs: list[Any] = []
         for index in range(front, len(new) - back):
@@ -86,6 +87,21 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
                 pairs += [index, op]
         choices.append([ITEMS, pairs])
     return min(choices, key=lambda op: len(_size(op)))
+
+
+def _spans(old: list[Any], new: list[Any], front: int, back: int) -> list[Any]:
+    """The flat ``[at, count, items, ...]`` of a splice from ``old`` to ``new``, which agree on their first ``front``
+    and last ``back`` items: the fewest items kept apart (an item moved or changed is sent again)."""
+    middle = new[front:len(new) - back]
+    if front + back == len(old) or front + back == len(new):  # one span: only added, or only removed
+        return [front, len(old) - back - front, middle]
+    matcher = SequenceMatcher(None, [_size(x) for x in old[front:len(old) - back]], [_size(x) for x in middle],
+                              autojunk=False)
+    spans: list[Any] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            spans += [front + i1, i2 - i1, middle[j1:j2]]
+    return spans
 
 
 def apply(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
@@ -100,17 +116,19 @@ def apply(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
             if key not in out:
                 raise DeltaError(f"removes {key!r}, which is absent")
             del out[key]
-        elif op[0] == SET:
+        elif op[0] == SET and len(op) == 2:
             out[key] = op[1]
+        elif key not in out:
+            raise DeltaError(f"changes {key!r}, which is absent")
         else:
-            if key not in out:
-                raise DeltaError(f"changes {key!r}, which is absent")
             out[key] = _apply_op(out[key], op)
     return out
 
 
 def _apply_op(old: Any, op: list[Any]) -> Any:
     kind = op[0]
+    if len(op) < 2:
+        raise DeltaError(f"operation {kind!r} lacks its argument")
     if kind == SET:
         return op[1]
     if kind == MAP:
@@ -118,17 +136,27 @@ def _apply_op(old: Any, op: list[Any]) -> Any:
     if not isinstance(old, list):
         raise DeltaError("a list operation applies to a list")
     if kind == SPLICE:
-        front, back, items = op[1], op[2], op[3]
-        if front + back > len(old):
-            raise DeltaError("a splice keeps more items than the list has")
-        return old[:front] + list(items) + old[len(old) - back:]
+        spans, out, kept = op[1] if len(op) == 2 else None, [], 0
+        if not isinstance(spans, list) or len(spans) % 3:
+            raise DeltaError("a splice holds [at, count, items] triples")
+        for at in range(0, len(spans), 3):
+            start, count, items = spans[at], spans[at + 1], spans[at + 2]
+            if not (isinstance(start, int) and isinstance(count, int) and isinstance(items, list)
+                    and kept <= start <= start + count <= len(old)):
+                raise DeltaError("a splice's spans are out of order or out of the list")
+            out += old[kept:start]
+            out += items
+            kept = start + count
+        return out + old[kept:]
     if kind == ITEMS:
         out = list(old)
-        pairs = op[1]
+        pairs = op[1] if len(op) == 2 else None
+        if not isinstance(pairs, list) or len(pairs) % 2:
+            raise DeltaError("an items operation holds [index, op] pairs")
         for at in range(0, len(pairs), 2):
-            index = pairs[at]
-            if not 0 <= index < len(out):
+            index, each = pairs[at], pairs[at + 1]
+            if not isinstance(index, int) or not 0 <= index < len(out) or not isinstance(each, list) or not each:
                 raise DeltaError(f"no item {index} in a list of {len(out)}")
-            out[index] = _apply_op(out[index], pairs[at + 1])
+            out[index] = _apply_op(out[index], each)
         return out
     raise DeltaError(f"unknown operation {kind!r}")

@@ -98,11 +98,13 @@ def test_only_changes_are_sent_and_true_is_not_one() -> None:
     assert check(old, {**old, "flag": True}) == {"flag": [0, True]}
     assert check(old, {**old, "hp": [25, 29]}) == {"hp": [0, [25, 29]]}  # shorter than [4, [1, [0, 29]]]
     cards = [{"text": f"card {n}", "level": n} for n in range(6)]
-    assert check({"cards": cards}, {"cards": [*cards[:2], *cards[3:]]}) == {"cards": [3, 2, 3, []]}
+    assert check({"cards": cards}, {"cards": [*cards[:2], *cards[3:]]}) == {"cards": [3, [2, 1, []]]}
+    drawn = {"text": "card 9", "level": 9}
+    assert check({"cards": cards}, {"cards": [*cards[:2], *cards[3:], drawn]}) == {"cards": [3, [2, 1, [], 6, 0, [drawn]]]}
     assert check({"cards": cards}, {"cards": [*cards[:5], {**cards[5], "level": 9}]}) == {
         "cards": [4, [5, [2, {"level": [0, 9]}]]]}
     assert check(old, {**old, "hand": {"cards": ["A", "B", "C"], "count": 3}}) == {
-        "hand": [2, {"cards": [3, 2, 0, ["C"]], "count": [0, 3]}]}
+        "hand": [2, {"cards": [3, [2, 0, ["C"]]], "count": [0, 3]}]}
 
 
 def test_the_docs_example() -> None:
@@ -130,7 +132,13 @@ def test_the_docs_example() -> None:
 
 @pytest.mark.parametrize("delta", [
     {"gone": [1]},
+    {"gone": [2, {}]},
     {"hp": [3, 3, 0, []]},
+    {"hp": [3, [1, 0, [], 0, 1, []]]},
+    {"hp": [3, [2, 1, []]]},
+    {"hp": [3, [0, 1]]},
+    {"hp": [4, [0]]},
+    {"hp": [2]},
     {"hp": [4, [5, [0, 1]]]},
     {"deck": [2, {"x": [0, 1]}]},
     {"hp": [9]},
