@@ -22,6 +22,8 @@ import msgpack
 __all__ = ["DeltaError", "apply", "diff", "same"]
 
 SET, REMOVE, MAP, SPLICE, ITEMS = 0, 1, 2, 3, 4
+SMALL = 24
+"""A changed list packed in at most this many bytes is set whole: looking into it would save next to nothing."""
 
 _size = msgpack.Packer(use_bin_type=True).pack
 
@@ -47,10 +49,19 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     for key, value in new.items():
         if key not in old:
             ops[key] = [SET, value]
-        else:
-            op = _op(old[key], value)
+            continue
+        was = old[key]
+        kind = type(value)
+        if was is value:
+            continue
+        if kind is not type(was):
+            ops[key] = [SET, value]
+        elif kind is dict or kind is list:
+            op = _op(was, value)
             if op is not None:
                 ops[key] = op
+        elif was != value:  # a scalar (scalars are inlined: most of a view's fields)
+            ops[key] = [SET, value]
     for key in old:
         if key not in new:
             ops[key] = [REMOVE]
@@ -58,49 +69,62 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def _op(old: Any, new: Any) -> list[Any] | None:
-    """The operation turning ``old`` into ``new``, or None when they are the same."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        ops = diff(old, new)
-        return [MAP, ops] if ops else None
-    if isinstance(old, list) and isinstance(new, list):
+    """The operation turning ``old`` into ``new``, or None when they are the same. Maps and lists are compared by
+    their packed bytes first (in C, and as the wire tells values apart), and looked into only when they differ."""
+    if old is new:
+        return None
+    kind = type(old)
+    if kind is not type(new):
+        return [SET, new]
+    if kind is dict:
+        if _size(old) == _size(new):
+            return None
+        return [MAP, diff(old, new)]
+    if kind is list:
         return _list_op(old, new)
-    return None if same(old, new) else [SET, new]
+    return None if old == new else [SET, new]
 
 
 def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire,
     and never larger than the new list set whole."""
-    front, most = 0, min(len(old), len(new))
-    while front < most and same(old[front], new[front]):
-        front += 1
-    if front == len(old) == len(new):
+    packed = _size(new)
+    if packed == _size(old):
         return None
+    if len(packed) <= SMALL:
+        return [SET, new]
+    keys_old, keys_new = [_size(x) for x in old], [_size(x) for x in new]
+    front, most = 0, min(len(old), len(new))
+    while front < most and keys_old[front] == keys_new[front]:
+        front += 1
     back = 0
-    while back < most - front and same(old[-1 - back], new[-1 - back]):
+    while back < most - front and keys_old[-1 - back] == keys_new[-1 - back]:
         back += 1
-    choices = [[SET, new], [SPLICE, _spans(old, new, front, back)]]
+    choices = [[SPLICE, _spans(keys_old, keys_new, new, front, back)]]
     if len(old) == len(new):
         pairs: list[Any] = []
         for index in range(front, len(new) - back):
-            op = _op(old[index], new[index])
-            if op is not None:
-                pairs += [index, op]
+            if keys_old[index] != keys_new[index]:
+                op = _op(old[index], new[index])
+                if op is not None:
+                    pairs += [index, op]
         choices.append([ITEMS, pairs])
-    return min(choices, key=lambda op: len(_size(op)))
+    size, best = min(((len(_size(op)), op) for op in choices), key=lambda sized: sized[0])
+    return best if size <= len(packed) else [SET, new]
 
 
-def _spans(old: list[Any], new: list[Any], front: int, back: int) -> list[Any]:
-    """The flat ``[at, count, items, ...]`` of a splice from ``old`` to ``new``, which agree on their first ``front``
-    and last ``back`` items: the fewest items kept apart (an item moved or changed is sent again)."""
-    middle = new[front:len(new) - back]
-    if front + back == len(old) or front + back == len(new):  # one span: only added, or only removed
-        return [front, len(old) - back - front, middle]
-    matcher = SequenceMatcher(None, [_size(x) for x in old[front:len(old) - back]], [_size(x) for x in middle],
-                              autojunk=False)
+def _spans(keys_old: list[bytes], keys_new: list[bytes], new: list[Any], front: int, back: int) -> list[Any]:
+    """The flat ``[at, count, items, ...]`` of a splice from the old list to ``new`` (their items packed: ``keys_``),
+    which agree on their first ``front`` and last ``back`` items: the fewest items kept apart (an item moved or
+    changed is sent again)."""
+    old_end, new_end = len(keys_old) - back, len(keys_new) - back
+    if front == old_end or front == new_end:  # one span: only added, or only removed
+        return [front, old_end - front, new[front:new_end]]
+    matcher = SequenceMatcher(None, keys_old[front:old_end], keys_new[front:new_end], autojunk=False)
     spans: list[Any] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
-            spans += [front + i1, i2 - i1, middle[j1:j2]]
+            spans += [front + i1, i2 - i1, new[front + j1:front + j2]]
     return spans
 
 

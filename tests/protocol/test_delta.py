@@ -104,7 +104,7 @@ def test_only_changes_are_sent_and_true_is_not_one() -> None:
     assert check({"cards": cards}, {"cards": [*cards[:5], {**cards[5], "level": 9}]}) == {
         "cards": [4, [5, [2, {"level": [0, 9]}]]]}
     assert check(old, {**old, "hand": {"cards": ["A", "B", "C"], "count": 3}}) == {
-        "hand": [2, {"cards": [3, [2, 0, ["C"]]], "count": [0, 3]}]}
+        "hand": [2, {"cards": [0, ["A", "B", "C"]], "count": [0, 3]}]}  # a short list goes whole
 
 
 def test_the_docs_example() -> None:
