@@ -8,6 +8,7 @@ A client asks for view deltas by default (docs/protocol.md, "View deltas"): each
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import secrets
@@ -435,8 +436,24 @@ class Client:
             await asyncio.wait_for(self._changed.wait_for(ready), timeout)
 
     def received(self) -> list[dict[str, Any]]:
-        """Every message received so far, decoded (needs ``record_frames``)."""
-        return [decode_any(frame) for frame in self.frames]
+        """Every message received so far, decoded (needs ``record_frames``), each view delta applied to the view
+        before it in its room, so that every ``view`` message holds its whole ``view`` (null if the delta did not
+        build on that view: the whole view asked for then follows)."""
+        held: dict[str, tuple[int, Any]] = {}
+        out = []
+        for frame in self.frames:
+            message = decode_any(frame)
+            if message.get("t") == "view":
+                room = message["room"]
+                if "delta" in message:
+                    version, view = held.get(room, (-1, None))
+                    message["view"] = None
+                    if isinstance(view, dict) and version == message.get("base"):
+                        with contextlib.suppress(DeltaError):
+                            message["view"] = apply(view, message["delta"])
+                held[room] = message["version"], message["view"]
+            out.append(message)
+        return out
 
     async def wait_message(self, until: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
         """Wait until a received message satisfies ``until`` (needs ``record_frames``); returns the first such."""
