@@ -68,64 +68,71 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return ops
 
 
-def _op(old: Any, new: Any) -> list[Any] | None:
+def _op(old: Any, new: Any, old_packed: bytes = b"", new_packed: bytes = b"") -> list[Any] | None:
     """The operation turning ``old`` into ``new``, or None when they are the same. Maps and lists are compared by
-    their packed bytes first (in C, and as the wire tells values apart), and looked into only when they differ."""
+    their packed bytes first (in C, and as the wire tells values apart; given when known), and looked into only
+    when they differ."""
     if old is new:
         return None
     kind = type(old)
     if kind is not type(new):
         return [SET, new]
     if kind is dict:
-        if _size(old) == _size(new):
+        if (old_packed or _size(old)) == (new_packed or _size(new)):
             return None
         return [MAP, diff(old, new)]
     if kind is list:
-        return _list_op(old, new)
+        return _list_op(old, new, old_packed, new_packed)
     return None if old == new else [SET, new]
 
 
-def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
-    """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire,
-    and never larger than the new list set whole."""
-    packed = _size(new)
-    if packed == _size(old):
+def _list_op(old: list[Any], new: list[Any], old_packed: bytes = b"", new_packed: bytes = b"") -> list[Any] | None:
+    """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire
+    (sizes reckoned from the packed items), and never larger than the new list set whole."""
+    if old_packed and old_packed == new_packed:
         return None
-    if len(packed) <= SMALL:
-        return [SET, new]
     keys_old, keys_new = [_size(x) for x in old], [_size(x) for x in new]
+    if keys_old == keys_new:
+        return None
+    whole = len(new_packed) if new_packed else 3 + sum(map(len, keys_new))
+    if whole <= SMALL:
+        return [SET, new]
     front, most = 0, min(len(old), len(new))
     while front < most and keys_old[front] == keys_new[front]:
         front += 1
     back = 0
     while back < most - front and keys_old[-1 - back] == keys_new[-1 - back]:
         back += 1
-    choices = [[SPLICE, _spans(keys_old, keys_new, new, front, back)]]
+    spans, size = _spans(keys_old, keys_new, new, front, back)
+    best: list[Any] = [SPLICE, spans]
     if len(old) == len(new):
         pairs: list[Any] = []
         for index in range(front, len(new) - back):
             if keys_old[index] != keys_new[index]:
-                op = _op(old[index], new[index])
+                op = _op(old[index], new[index], keys_old[index], keys_new[index])
                 if op is not None:
                     pairs += [index, op]
-        choices.append([ITEMS, pairs])
-    size, best = min(((len(_size(op)), op) for op in choices), key=lambda sized: sized[0])
-    return best if size <= len(packed) else [SET, new]
+        items = len(_size(pairs))
+        if items < size:
+            best, size = [ITEMS, pairs], items
+    return best if size < whole else [SET, new]
 
 
-def _spans(keys_old: list[bytes], keys_new: list[bytes], new: list[Any], front: int, back: int) -> list[Any]:
+def _spans(keys_old: list[bytes], keys_new: list[bytes], new: list[Any], front: int, back: int) -> tuple[list[Any], int]:
     """The flat ``[at, count, items, ...]`` of a splice from the old list to ``new`` (their items packed: ``keys_``),
-    which agree on their first ``front`` and last ``back`` items: the fewest items kept apart (an item moved or
-    changed is sent again)."""
+    which agree on their first ``front`` and last ``back`` items, with about its size packed: the fewest items kept
+    apart (an item moved or changed is sent again)."""
     old_end, new_end = len(keys_old) - back, len(keys_new) - back
-    if front == old_end or front == new_end:  # one span: only added, or only removed
-        return [front, old_end - front, new[front:new_end]]
+    if old_end - front <= 1 or new_end - front <= 1:  # one span: only added, only removed, or one item in place of some
+        return [front, old_end - front, new[front:new_end]], 8 + sum(len(k) for k in keys_new[front:new_end])
     matcher = SequenceMatcher(None, keys_old[front:old_end], keys_new[front:new_end], autojunk=False)
     spans: list[Any] = []
+    size = 4
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             spans += [front + i1, i2 - i1, new[front + j1:front + j2]]
-    return spans
+            size += 8 + sum(len(k) for k in keys_new[front + j1:front + j2])
+    return spans, size
 
 
 def apply(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
