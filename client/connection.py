@@ -95,6 +95,7 @@ class Client:
         """By room, the view deltas that came while this client asked for a whole view (their base is not the
         version it holds): handed on once that view comes."""
         self.asking: set[asyncio.Task[None]] = set()
+        """The requests for a whole view under way (kept so that they are not lost before they end)."""
         self._changed = asyncio.Condition()
         self._reader = asyncio.create_task(self._read())
 
