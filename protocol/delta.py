@@ -14,7 +14,6 @@ says which:
 """
 from __future__ import annotations
 
-from difflib import SequenceMatcher
 from typing import Any
 
 import msgpack
@@ -24,6 +23,8 @@ __all__ = ["DeltaError", "apply", "diff", "same"]
 SET, REMOVE, MAP, SPLICE, ITEMS = 0, 1, 2, 3, 4
 SMALL = 24
 """A changed list packed in at most this many bytes is set whole: looking into it would save next to nothing."""
+LOOK = 4
+"""How many items ahead a splice looks for where two lists agree again."""
 
 _size = msgpack.Packer(use_bin_type=True).pack
 
@@ -56,10 +57,13 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             continue
         if kind is not type(was):
             ops[key] = [SET, value]
-        elif kind is dict or kind is list:
-            op = _op(was, value)
+        elif kind is list:
+            op = _list_op(was, value)
             if op is not None:
                 ops[key] = op
+        elif kind is dict:
+            if _size(was) != _size(value):
+                ops[key] = [MAP, diff(was, value)]
         elif was != value:  # a scalar (scalars are inlined: most of a view's fields)
             ops[key] = [SET, value]
     for key in old:
@@ -91,6 +95,12 @@ def _list_op(old: list[Any], new: list[Any], old_packed: bytes = b"", new_packed
     (sizes reckoned from the packed items), and never larger than the new list set whole."""
     if old_packed and old_packed == new_packed:
         return None
+    if len(new) <= 4:  # a short list: packed whole first (faster than item by item)
+        new_packed = new_packed or _size(new)
+        if new_packed == (old_packed or _size(old)):
+            return None
+        if len(new_packed) <= SMALL:
+            return [SET, new]
     keys_old, keys_new = [_size(x) for x in old], [_size(x) for x in new]
     if keys_old == keys_new:
         return None
@@ -120,18 +130,26 @@ def _list_op(old: list[Any], new: list[Any], old_packed: bytes = b"", new_packed
 
 def _spans(keys_old: list[bytes], keys_new: list[bytes], new: list[Any], front: int, back: int) -> tuple[list[Any], int]:
     """The flat ``[at, count, items, ...]`` of a splice from the old list to ``new`` (their items packed: ``keys_``),
-    which agree on their first ``front`` and last ``back`` items, with about its size packed: the fewest items kept
-    apart (an item moved or changed is sent again)."""
+    which agree on their first ``front`` and last ``back`` items, with about its size packed. Where the lists part,
+    the nearest point where they agree again (within ``LOOK`` items) ends the span: an item removed here and one
+    added there cost those two, not the items between."""
     old_end, new_end = len(keys_old) - back, len(keys_new) - back
-    if old_end - front <= 1 or new_end - front <= 1:  # one span: only added, only removed, or one item in place of some
-        return [front, old_end - front, new[front:new_end]], 8 + sum(len(k) for k in keys_new[front:new_end])
-    matcher = SequenceMatcher(None, keys_old[front:old_end], keys_new[front:new_end], autojunk=False)
     spans: list[Any] = []
-    size = 4
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            spans += [front + i1, i2 - i1, new[front + j1:front + j2]]
-            size += 8 + sum(len(k) for k in keys_new[front + j1:front + j2])
+    size, i, j = 4, front, front
+    while i < old_end or j < new_end:
+        if i < old_end and j < new_end and keys_old[i] == keys_new[j]:
+            i, j = i + 1, j + 1
+            continue
+        skip_old, skip_new = old_end - i, new_end - j  # no agreement ahead: the rest is one span
+        for reach in range(1, LOOK + 1):
+            agree = next((d for d in range(reach + 1) if i + d < old_end and j + reach - d < new_end
+                          and keys_old[i + d] == keys_new[j + reach - d]), None)
+            if agree is not None:
+                skip_old, skip_new = agree, reach - agree
+                break
+        spans += [i, skip_old, new[j:j + skip_new]]
+        size += 8 + sum(len(k) for k in keys_new[j:j + skip_new])
+        i, j = i + skip_old, j + skip_new
     return spans, size
 
 
