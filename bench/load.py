@@ -9,7 +9,8 @@ optional spectators; each seat plays a random legal decision from its latest vie
 matches are replaced until the duration or ``--max-decisions`` is reached. With several nodes
 (``--url`` repeated, or ``--spawn --nodes N``) a match's connections are spread over them: its two
 players and each spectator on different nodes where there are enough, so most requests are relayed
-to the room's owner. Prints figures only.
+to the room's owner. The connections ask for view deltas, as the client library does by default;
+``--whole`` makes them take whole views, for comparison. Prints figures only.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ MATCHES_PER_SLOT = 1_000_000
 STALL = 10.0
 """Seconds a seat waits for a view it can act on before the match counts as stalled."""
 FRAME_SAMPLE = 16
-"""Measure the size of every this-many-th decide reply (re-encoding it costs client CPU)."""
+"""Measure the size of every this-many-th decide reply and pushed view (re-encoding it costs client CPU)."""
 
 
 @dataclass
@@ -69,6 +70,8 @@ class Tally:
     decisions: int = 0
     latencies: list[float] = field(default_factory=list)
     frame_bytes: list[int] = field(default_factory=list)
+    push_bytes: list[int] = field(default_factory=list)
+    pushes: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     outcomes: Counter[str] = field(default_factory=Counter)
     paced: float = 0.0
@@ -82,12 +85,22 @@ class Tally:
         return max(0.01, min(STALL, self.deadline - time.monotonic() + 0.05))
 
 
+def wire_bytes(message: dict[str, object]) -> int:
+    """The size of a message as it came: a view delta without the whole view the client library rebuilt from it."""
+    return len(encode({k: v for k, v in message.items() if k != "view"} if "delta" in message else message))
+
+
 def drain(client: Client, tally: Tally) -> None:
-    """Empty a client's inbox (the library queues every message there) and count error messages."""
+    """Empty a client's inbox (the library queues every message there), count error messages and sample the size
+    of pushed views."""
     while not client.inbox.empty():
         message = client.inbox.get_nowait()
         if message.get("t") == "error":
             tally.errors[str(message.get("code"))] += 1
+        elif message.get("t") == "view" and message.get("re") is None:
+            tally.pushes += 1
+            if tally.pushes % FRAME_SAMPLE == 1:
+                tally.push_bytes.append(wire_bytes(message))
 
 
 def moved(client: Client, room: str, version: int, _view: object) -> bool:
@@ -105,8 +118,11 @@ def forget(client: Client, room: str) -> None:
 class Slot:
     """One match at a time, over the same connections: two players and ``spectators`` watchers."""
 
-    def __init__(self, index: int, urls: list[str], spectators: int, seed: int, rate: float, tally: Tally) -> None:
+    def __init__(self, index: int, urls: list[str], spectators: int, seed: int, rate: float, tally: Tally,
+                 deltas: bool = True) -> None:
         self.index = index
+        self.deltas = deltas
+        """Whether the connections ask for view deltas (``--whole``: not)."""
         self.urls = urls
         """The nodes: connection ``n`` of the slot goes to ``urls[(index + n) % len(urls)]``."""
         self.spectator_count = spectators
@@ -127,9 +143,11 @@ class Slot:
             return self.urls[(self.index + n) % len(self.urls)]
 
         for n, seat in enumerate("ab"):
-            self.players.append((await Client.connect(url(n), name=f"bench{self.index}{seat}"), self.pacer()))
+            self.players.append((await Client.connect(url(n), name=f"bench{self.index}{seat}", deltas=self.deltas),
+                                 self.pacer()))
         for n in range(self.spectator_count):
-            self.spectators.append((await Client.connect(url(2 + n), name=f"bench{self.index}s{n}"), self.pacer()))
+            self.spectators.append((await Client.connect(url(2 + n), name=f"bench{self.index}s{n}", deltas=self.deltas),
+                                    self.pacer()))
 
     async def close(self) -> None:
         """Close every connection of the slot (closing also unwatches its rooms on the server)."""
@@ -214,7 +232,7 @@ class Slot:
             tally.latencies.append(time.perf_counter() - sent)
             tally.decisions += 1
             if tally.decisions % FRAME_SAMPLE == 1:
-                tally.frame_bytes.append(len(encode(reply)))
+                tally.frame_bytes.append(wire_bytes(reply))
             drain(client, tally)
         return "stalled"
 
@@ -222,7 +240,7 @@ class Slot:
 async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int], redis_pid: int | None) -> None:
     """Connect every slot, then play for the duration and print the figures."""
     tally = Tally(deadline=float("inf"), max_decisions=args.max_decisions)
-    slots = [Slot(i, urls, args.spectators, args.seed, args.rate, tally) for i in range(args.matches)]
+    slots = [Slot(i, urls, args.spectators, args.seed, args.rate, tally, not args.whole) for i in range(args.matches)]
     try:
         try:
             await asyncio.wait_for(asyncio.gather(*(slot.connect() for slot in slots)), 30)
@@ -255,7 +273,7 @@ def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: flo
     where = f"spawned, redis fsync {args.fsync}" if args.spawn else " ".join(urls)
     nodes = f"{len(urls)} nodes, " if len(urls) > 1 else ""
     print(f"cardroom load: {args.matches} matches x 2 seats, {args.spectators} spectator(s)/room, seed {args.seed}, "
-          f"{elapsed:.1f} s ({nodes}{where}; client on {loop_name()})")
+          f"{elapsed:.1f} s ({nodes}{where}; client on {loop_name()}; {'whole views' if args.whole else 'view deltas'})")
     print(f"  decisions       {n}")
     print(f"  decisions/s     {n / elapsed:.1f}" if elapsed > 0 else "  decisions/s     n/a")
     print(f"  latency ms      p50 {1e3 * percentile(ordered, 50):.2f}  p90 {1e3 * percentile(ordered, 90):.2f}  "
@@ -269,6 +287,9 @@ def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: flo
     print(f"  matches         {matches}")
     if tally.frame_bytes:
         print(f"  view frame      {sum(tally.frame_bytes) / len(tally.frame_bytes):.0f} B mean (decide reply, sampled)")
+    if tally.push_bytes:
+        print(f"  view push       {sum(tally.push_bytes) / len(tally.push_bytes):.0f} B mean (pushed to seats and "
+              "spectators, sampled)")
     if args.rate > 0:
         note = "  <- throughput is client-paced: raise --matches" if elapsed > 0 and n / elapsed > 0.8 * cap else ""
         print(f"  pacing          {args.rate:g} msg/s per connection (server limit {RATE:g}), cap ~{cap:.0f} decisions/s, "
@@ -334,6 +355,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--fanout", type=int, default=0,
                         help="fan-out mode: one match watched by this many bare-websocket spectators (bench/fanout.py)")
     parser.add_argument("--seed", type=int, default=1, help="seeds rooms and every seat's choices (default 1)")
+    parser.add_argument("--whole", action="store_true", help="connect without asking for view deltas: whole views")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of play (default 10)")
     parser.add_argument("--max-decisions", type=int, default=1_000_000, help="stop after this many (default 1e6)")
     parser.add_argument("--rate", type=float, default=0.0,

@@ -2,10 +2,13 @@
 
 Pushed messages (views, match_over) are kept per room and queued on ``inbox`` in the
 order they arrived, so a caller can await "the next view of room R" or read everything.
+A client asks for view deltas by default (docs/protocol.md, "View deltas"): each delta is applied here, so every
+``view`` message handed on holds the whole view under ``view``, as in whole-view mode.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import secrets
@@ -16,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import PROTOCOL_VERSION, decode_any, encode
+from protocol.delta import DeltaError, apply
 
 LIMITED_BACKOFF = (0.25, 0.5, 1.0, 2.0, 2.0)
 """Pauses (seconds, each jittered by 0.5x to 1.5x) before sending again a message the server's rate limit dropped."""
@@ -87,17 +91,26 @@ class Client:
         """The latest state of each event we follow, by event id (``event`` replies and pushes)."""
         self.unqueued: set[int] = set()
         """Request ids whose replies are not put on ``inbox`` (the caller takes them from the request)."""
+        self.held_back: dict[str, list[dict[str, Any]]] = {}
+        """By room, the view deltas that came while this client asked for a whole view (their base is not the
+        version it holds): handed on once that view comes."""
+        self.asking: set[asyncio.Task[None]] = set()
+        """The requests for a whole view under way (kept so that they are not lost before they end)."""
         self._changed = asyncio.Condition()
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def connect(cls, url: str, *, name: str = "", key: str | None = None, record_frames: bool = False) -> Client:
-        """Open a websocket, say hello (with the secret player ``key``, if any), and return the greeted client."""
+    async def connect(cls, url: str, *, name: str = "", key: str | None = None, record_frames: bool = False,
+                      deltas: bool = True) -> Client:
+        """Open a websocket, say hello (with the secret player ``key``, if any; asking for view deltas unless
+        ``deltas`` is false), and return the greeted client."""
         ws = await connect(url, max_size=2**24, compression=None, open_timeout=10)
         client = cls(ws)
         client.record_frames = record_frames
         try:
             extra: dict[str, Any] = {"key": key} if key else {}
+            if deltas:
+                extra["deltas"] = True
             welcome = await client.request("hello", v=PROTOCOL_VERSION, name=name, **extra)
         except BaseException:
             await client.close()
@@ -125,30 +138,11 @@ class Client:
                 if self.record_frames:
                     self.frames.append(frame)
                 message = decode_any(frame)
-                kind = message.get("t")
-                if kind == "view":
-                    if message["view"] is not None:  # null while the room waits for players: no deal yet
-                        self.views[message["room"]] = message["view"]
-                    self.versions[message["room"]] = message["version"]
-                elif kind == "match_over":
-                    self.over[message["room"]] = message
-                elif kind == "seat_granted" and isinstance(message.get("re"), int):
-                    self.granted[message["re"]] = Seat(message["room"], message["seat"], message["token"], message["game"])
+                if message.get("t") == "view":
+                    for each in self._viewed(message):
+                        await self._deliver(each)
                 else:
-                    self._note(message)
-                re = message.get("re")
-                future = self._pending.pop(re, None) if isinstance(re, int) else None
-                if future is not None and not future.done():
-                    if kind == "error":
-                        future.set_exception(ClientError(message["code"], message["message"]))
-                    else:
-                        future.set_result(message)
-                elif kind == "error" and isinstance(re, int):
-                    self.refused[re] = ClientError(message["code"], message["message"])
-                if (kind != "error" or future is None) and re not in self.unqueued:
-                    self.inbox.put_nowait(message)
-                async with self._changed:
-                    self._changed.notify_all()
+                    await self._deliver(message)
         except ConnectionClosed:
             pass
         finally:
@@ -159,6 +153,80 @@ class Client:
                     future.exception()  # mark it retrieved: the caller may already have given up waiting
             async with self._changed:
                 self._changed.notify_all()
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        """Keep what a message says, answer the request it replies to, and queue it on ``inbox``."""
+        kind = message.get("t")
+        if kind == "match_over":
+            self.over[message["room"]] = message
+        elif kind == "seat_granted" and isinstance(message.get("re"), int):
+            self.granted[message["re"]] = Seat(message["room"], message["seat"], message["token"], message["game"])
+        elif kind != "view":
+            self._note(message)
+        re = message.get("re")
+        future = self._pending.pop(re, None) if isinstance(re, int) else None
+        if future is not None and not future.done():
+            if kind == "error":
+                future.set_exception(ClientError(message["code"], message["message"]))
+            else:
+                future.set_result(message)
+        elif kind == "error" and isinstance(re, int):
+            self.refused[re] = ClientError(message["code"], message["message"])
+        if (kind != "error" or future is None) and re not in self.unqueued:
+            self.inbox.put_nowait(message)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _viewed(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """The ``view`` messages to hand on now, each with its whole view: this one, its delta applied to the view
+        held (and the deltas held back before it, when it is the whole view asked for), or none while a delta
+        waits for a whole view."""
+        room = message["room"]
+        if "delta" in message:
+            if room in self.held_back or not self._apply_delta(message):
+                self.held_back.setdefault(room, []).append(message)
+                if len(self.held_back[room]) == 1:
+                    self._ask_view(room)
+                return []
+        elif message["view"] is not None:  # null while the room waits for players: no deal yet
+            self.views[room] = message["view"]
+        self.versions[room] = message["version"]
+        out = [message]
+        if "delta" not in message and room in self.held_back:
+            for waiting in self.held_back.pop(room):
+                if waiting["version"] <= message["version"]:  # the whole view is newer: it goes with that
+                    waiting["view"], waiting["version"] = self.views.get(room), message["version"]
+                    out.append(waiting)
+                else:
+                    out.extend(self._viewed(waiting))
+        return out
+
+    def _apply_delta(self, message: dict[str, Any]) -> bool:
+        """Apply a view delta to the held view of its room, if that is the version it builds on."""
+        room = message["room"]
+        held = self.views.get(room)
+        if held is None or self.versions.get(room) != message.get("base"):
+            return False
+        try:
+            message["view"] = apply(held, message["delta"])
+        except DeltaError:
+            return False
+        self.views[room] = message["view"]
+        return True
+
+    def _ask_view(self, room: str) -> None:
+        """Ask for a whole view of ``room`` (a delta came whose base is not the version held)."""
+        async def ask() -> None:
+            try:
+                await self.request("view", room=room, queue=False)
+            except (ClientError, ConnectionLost, TimeoutError):  # not watching it any more: nothing to wait for
+                for waiting in self.held_back.pop(room, []):
+                    waiting["view"] = self.views.get(room)
+                    await self._deliver(waiting)
+
+        task = asyncio.get_running_loop().create_task(ask())
+        self.asking.add(task)
+        task.add_done_callback(self.asking.discard)
 
     def _note(self, message: dict[str, Any]) -> None:
         """Keep what the table-talk, end-of-match and matchmaking pushes say (they are queued on ``inbox`` too)."""
@@ -369,8 +437,24 @@ class Client:
             await asyncio.wait_for(self._changed.wait_for(ready), timeout)
 
     def received(self) -> list[dict[str, Any]]:
-        """Every message received so far, decoded (needs ``record_frames``)."""
-        return [decode_any(frame) for frame in self.frames]
+        """Every message received so far, decoded (needs ``record_frames``), each view delta applied to the view
+        before it in its room, so that every ``view`` message holds its whole ``view`` (null if the delta did not
+        build on that view: the whole view asked for then follows)."""
+        held: dict[str, tuple[int, Any]] = {}
+        out = []
+        for frame in self.frames:
+            message = decode_any(frame)
+            if message.get("t") == "view":
+                room = message["room"]
+                if "delta" in message:
+                    version, view = held.get(room, (-1, None))
+                    message["view"] = None
+                    if isinstance(view, dict) and version == message.get("base"):
+                        with contextlib.suppress(DeltaError):
+                            message["view"] = apply(view, message["delta"])
+                held[room] = message["version"], message["view"]
+            out.append(message)
+        return out
 
     async def wait_message(self, until: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
         """Wait until a received message satisfies ``until`` (needs ``record_frames``); returns the first such."""

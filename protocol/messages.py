@@ -27,7 +27,8 @@ _NONCE = Field("nonce", str, required=False, max_len=64)
 _EVENT = Field("event", str, max_len=32)
 
 CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
-    "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128)),
+    "hello": (Field("v", int), Field("name", str, required=False, max_len=40), Field("key", str, required=False, max_len=128),
+              Field("deltas", bool, required=False)),
     "list_rooms": (
         Field("game", str, required=False, max_len=40),
         Field("status", str, required=False, max_len=16),
@@ -53,6 +54,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "resume": (_ROOM, _TOKEN),
     "spectate": (_ROOM,),
     "leave": (_ROOM,),
+    "view": (_ROOM,),
     "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
     "export": (_ROOM, Field("token", str, required=False, max_len=128)),
     "ratings": (Field("game", str, max_len=40), Field("limit", int, required=False)),

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "cardroom:relay:"
 """``cardroom:relay:{node}``: what other nodes send this node."""
 ROUTED = frozenset({"join", "resume", "spectate", "decide", "resign", "abort", "cancel", "chat", "rematch", "leave",
-                    "export"})
+                    "export", "view"})
 """Requests about one room (its ``room`` field): served by the node that owns it."""
 BACKLOG = 256
 """Requests a stand-in session may have waiting before its link is dropped (the origin rate-limits them)."""
@@ -166,7 +166,8 @@ class Relay:
         origin.remote[room] = node
         self.served_by.setdefault(origin.link, set()).add(node)
         conn = origin.conn
-        self.post(node, ["req", origin.link, self.node, conn.name, conn.player, origin.scope, origin.address, frame])
+        self.post(node, ["req", origin.link, self.node, conn.name, conn.player, origin.scope, origin.address, frame,
+                         conn.deltas])
         metrics.RELAYED.labels("out").inc()
 
     def closed(self, origin: Origin) -> None:
@@ -178,11 +179,13 @@ class Relay:
     # -- the owner: a relayed client's session
 
     def _request(self, link: str, origin: str, name: str, player: str | None, scope: str, address: str,
-                 frame: bytes) -> None:
-        """A request from a client of ``origin``: served by that client's stand-in session, made on its first."""
+                 frame: bytes, deltas: bool = False) -> None:
+        """A request from a client of ``origin``: served by that client's stand-in session, made on its first
+        (``deltas``: the client's ``hello`` asked for view deltas)."""
         stand_in = self.stand_ins.get(link)
         if stand_in is None:
             peer = Relayed(self, origin, link)
+            peer.deltas = deltas
             session = self.make(peer, address, name, player, scope)
             peer.on_drop = session.leave_all
             stand_in = self.stand_ins[link] = StandIn(origin, session)

@@ -35,7 +35,7 @@ from server.rooms.room import Room
 __all__ = ["Session"]
 
 log = logging.getLogger(__name__)
-IN_MEMORY = frozenset({"hello", "list_rooms", "spectate", "leave"})
+IN_MEMORY = frozenset({"hello", "list_rooms", "spectate", "leave", "view"})
 """Requests served from memory alone: they need no store, so an outage does not refuse them."""
 RATE = 40.0
 BURST = 80.0
@@ -193,6 +193,7 @@ class Session:
             raise ProtocolError(ErrorCode.PROTOCOL_VERSION, f"server speaks protocol {PROTOCOL_VERSION}, not {m['v']}")
         who = await identify(self.lobby.names, m.get("name", ""), m.get("key"))
         self.conn.greeted = True
+        self.conn.deltas = m.get("deltas") is True
         self.conn.name = who.name
         self.conn.player = who.player
         if who.player:
@@ -370,8 +371,7 @@ class Session:
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
         self.reply(re, kind, room=room.id, game=room.game.name, **fields)
         room.watch(self.conn, watching)
-        self.conn.send(room.spectator_frame(re) if watching is None
-                       else room.view_frame(watching, [], re, room.history.recent(watching)))
+        room.send_entry(self.conn, watching, re)
         over = room.over_frame()
         if over is not None:
             self.conn.send(over)
@@ -404,6 +404,13 @@ class Session:
 
     async def on_scores(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))
+
+    async def on_view(self, m: dict[str, Any], re: int) -> None:
+        """A whole view of a room this connection watches, as the seat it watches as (after a gap in deltas)."""
+        room = await self.lobby.find(m["room"])
+        if self.conn not in room.watchers:
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"you are not in room {room.id}")
+        room.send_view(self.conn, room.watchers[self.conn], [], re, whole=True)
 
     async def on_leave(self, m: dict[str, Any], re: int) -> None:
         room = await self.lobby.find(m["room"])

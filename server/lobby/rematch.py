@@ -66,4 +66,4 @@ def _deliver(room: Room, new: Room, holders: list[tuple[Peer, int]], tokens: dic
             "re": re if holder is conn else None,
         }))
         new.watch(holder, new_seat)
-        holder.send(new.view_frame(new_seat, [], None, new.history.recent(new_seat)))
+        new.send_view(holder, new_seat, [], None, new.history.recent(new_seat), whole=True)

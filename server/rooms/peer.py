@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 __all__ = ["Peer"]
 
@@ -21,6 +22,10 @@ class Peer:
         """The public player id from ``hello``'s key; None for a guest."""
         self.greeted = False
         self.rooms: dict[str, int | None] = {}
+        self.deltas = False
+        """Its ``hello`` asked for view deltas (docs/protocol.md, "View deltas"); else every view is whole."""
+        self.views: dict[str, tuple[int, int | None, dict[str, Any] | None]] = {}
+        """By room: the version, seat and view of the last view frame it was sent, the base of the next delta."""
         self.dead = False
         self.on_drop = on_drop
 

@@ -15,6 +15,7 @@ import msgpack
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, Fields, ProtocolError, encode
+from protocol.delta import diff
 from server.errors import Fenced, Unreplicated
 from server.ops import metrics
 from server.players import standings
@@ -138,6 +139,10 @@ class Room:
         """Where the room notes that what the lobby shows of it may have changed (server/lobby/listing.py)."""
         self.out = record.out
         """The finished match's writes outside its slot not yet done (a packed :class:`Outbox`; b"": none)."""
+        self.made: dict[Seat | None, tuple[Any, dict[str, Any]]] = {}
+        """By seat (None: a spectator), the state its view was last made of, and that view."""
+        self.patches: dict[Seat | None, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
+        """By seat, the last delta made: its base view, its view and the delta."""
 
     @property
     def dealt(self) -> bool:
@@ -359,6 +364,7 @@ class Room:
                 if held == seat and other is not conn:
                     self.watchers.pop(other, None)
                     other.rooms.pop(self.id, None)
+                    other.views.pop(self.id, None)
                     other.send(encode({
                         "t": "seat_moved", "room": self.id, "seat": seat,
                         "message": f"seat {seat} of room {self.id} was resumed on another connection; "
@@ -386,9 +392,11 @@ class Room:
     def unwatch(self, conn: Peer) -> None:
         if conn not in self.watchers:
             conn.rooms.pop(self.id, None)
+            conn.views.pop(self.id, None)
             return
         seat = self.watchers.pop(conn)
         conn.rooms.pop(self.id, None)
+        conn.views.pop(self.id, None)
         self.touch()
         if seat is None:
             self.spectating -= 1
@@ -413,21 +421,58 @@ class Room:
         for conn in list(self.watchers):
             conn.send(frame)
 
+    def view_of(self, seat: Seat | None) -> dict[str, Any] | None:
+        """The seat's view of the room now (None before the deal): made once per state, and the very object every
+        frame of it sends, so a connection's last view is known by identity (the base of its next delta)."""
+        if not self.dealt:
+            return None
+        made = self.made.get(seat)
+        if made is not None and made[0] is self.state:
+            return made[1]
+        view = self.game.view(self.state, seat)
+        self.made[seat] = (self.state, view)
+        return view
+
+    def base_of(self, conn: Peer, seat: Seat | None) -> tuple[int, dict[str, Any]] | None:
+        """The version and view a delta to ``conn`` builds on: the last it was sent of this room, as this seat,
+        if it asked for deltas and that view was not null; None: it gets a whole view."""
+        held = conn.views.get(self.id)
+        if not conn.deltas or held is None or held[1] != seat or held[2] is None or not self.dealt:
+            return None
+        return held[0], held[2]
+
+    def patch(self, seat: Seat | None, base: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+        """The delta from ``base`` to ``view``: made once for every watcher of the seat that holds that base."""
+        made = self.patches.get(seat)
+        if made is not None and made[0] is base and made[1] is view:
+            return made[2]
+        delta = diff(base, view)
+        self.patches[seat] = (base, view, delta)
+        return delta
+
     def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
-                   recent: list[dict[str, Any]] | None = None) -> bytes:
-        message = {**self._view_fields(seat, events), "re": re, **self._live_fields()}
+                   recent: list[dict[str, Any]] | None = None, base: tuple[int, dict[str, Any]] | None = None) -> bytes:
+        """The seat's ``view`` frame: its whole view, or (``base``) the delta from the view of that version."""
+        message = {**self._view_fields(seat, events, base), "re": re, **self._live_fields()}
         if recent is not None:
             message["recent"] = recent
         return encode(message)
 
-    def _view_fields(self, seat: Seat | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def _view_fields(self, seat: Seat | None, events: list[dict[str, Any]],
+                     base: tuple[int, dict[str, Any]] | None = None) -> dict[str, Any]:
         """The fields of a view frame that change only with the room's version or its players' presence."""
-        return {
-            "t": "view", "room": self.id, "version": self.version,
-            "view": self.game.view(self.state, seat) if self.dealt else None, "events": events,
+        view = self.view_of(seat)
+        fields: dict[str, Any] = {"t": "view", "room": self.id, "version": self.version}
+        if base is not None and view is not None:
+            fields["base"], fields["delta"] = base[0], self.patch(seat, base[1], view)
+        else:
+            fields["view"] = view
+        fields.update({
+            "events": events,
             "presence": [n not in self.away for n in range(len(self.seats))],
             "blocked": self.game.blocked(self.state, seat) if self.dealt and seat is not None else [],
-        }
+        })
+        return fields
 
     def _live_fields(self) -> dict[str, Any]:
         """The fields of a view frame read anew for each: the clocks as of now, the spectators."""
@@ -440,6 +485,24 @@ class Room:
         if self.entry is None or self.entry[0] != key:
             self.entry = key, Fields({**self._view_fields(None, []), "recent": self.history.recent(None)})
         return self.entry[1].encode(re=re, **self._live_fields())
+
+    def sent(self, conn: Peer, seat: Seat | None) -> None:
+        """Note the view ``conn`` was just sent as ``seat``: the base of the next delta it is sent."""
+        conn.views[self.id] = (self.version, seat, self.view_of(seat))
+
+    def send_view(self, conn: Peer, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
+                  recent: list[dict[str, Any]] | None = None, whole: bool = False) -> None:
+        """Send ``conn`` the seat's view frame: a delta if it asked for them and holds a base, unless ``whole``."""
+        conn.send(self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat)))
+        self.sent(conn, seat)
+
+    def send_entry(self, conn: Peer, seat: Seat | None, re: int) -> None:
+        """The whole view that opens the room to ``conn``, with its recent events (a spectator's is shared)."""
+        if seat is None:
+            conn.send(self.spectator_frame(re))
+            self.sent(conn, None)
+        else:
+            self.send_view(conn, seat, [], re, self.history.recent(seat), whole=True)
 
     async def decide(self, conn: Peer, token: str, version: int, decision: Decision, re: int) -> None:
         """Check, apply, persist, and only then tell every watcher what it may see."""
@@ -456,7 +519,7 @@ class Room:
                 # only a refused decision can be a retry of a stored one: the normal path reads nothing more
                 if (exc.code in RETRY_REFUSALS and version < self.version
                         and await self._applied_before(seat, version, decision)):
-                    conn.send(self.view_frame(seat, [], re))  # acknowledged again, not applied twice
+                    self.send_view(conn, seat, [], re)  # acknowledged again, not applied twice
                     return
                 raise
 
@@ -592,6 +655,8 @@ class Room:
             now = time.time()
             self.clock = clocks.Clock.load(clocks.Limits.from_data(record.limits), len(self.seats), record.clock, None, now)
             self.clock.sync(self.game, self.state, all(self.seats), now)
+            for conn in self.watchers:  # what memory sent may not be what stands: whole views from here
+                conn.views.pop(self.id, None)
             self.broadcast((), None, None)
             self.arm()
 
@@ -716,11 +781,12 @@ class Room:
         return encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
 
     def broadcast(self, events: Any, decider: Peer | None, re: int | None, decider_seat: Seat | None = None) -> None:
-        """Each watcher gets its own view and events; frames are built once per seat. The ``decider`` (as
+        """Each watcher gets its own view (a delta if it asked for them) and events; frames are built once per seat
+        and base, and shared by the watchers of that seat. The ``decider`` (as
         ``decider_seat``) is answered even when it does not watch the room: a fresh connection deciding with
         its token, or the other of two connections of one seat."""
         self.touch()
-        frames: dict[Seat | None, bytes] = {}
+        frames: dict[tuple[Seat | None, int | None], tuple[Any, bytes]] = {}
         evs: tuple[Event, ...] = tuple(events)
         self.history.extend(evs)
         outcome = self.game.outcome(self.state)
@@ -728,16 +794,26 @@ class Room:
         if outcome is not None and evs:
             over = encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
         answered = False
+        redacted: dict[Seat | None, list[dict[str, Any]]] = {}
         for conn, seat in list(self.watchers.items()):
+            told = redacted.get(seat)
+            if told is None:
+                told = redacted[seat] = redact_all(evs, seat)
             if conn is decider and (decider_seat is None or seat == decider_seat):
-                frame = self.view_frame(seat, redact_all(evs, seat), re)
+                self.send_view(conn, seat, told, re)
                 answered = True
-            else:
-                frame = frames.get(seat) or frames.setdefault(seat, self.view_frame(seat, redact_all(evs, seat)))
-            conn.send(frame)
+            else:  # one frame per seat and base: every watcher of the seat normally holds the same
+                base = self.base_of(conn, seat)
+                held = None if base is None else base[1]
+                key = seat, None if held is None else id(held)
+                made = frames.get(key)
+                if made is None or made[0] is not held:
+                    made = frames[key] = held, self.view_frame(seat, told, None, None, base)
+                conn.send(made[1])
+                self.sent(conn, seat)
             if over is not None:
                 conn.send(over)
         if decider is not None and decider_seat is not None and not answered:
-            decider.send(self.view_frame(decider_seat, redact_all(evs, decider_seat), re))
+            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re)
             if over is not None:
                 decider.send(over)

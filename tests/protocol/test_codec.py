@@ -18,6 +18,7 @@ VALID: dict[str, dict[str, Any]] = {
     "resume": {"t": "resume", "id": 5, "room": "r1", "token": "tok"},
     "spectate": {"t": "spectate", "id": 6, "room": "r1"},
     "leave": {"t": "leave", "id": 7, "room": "r1"},
+    "view": {"t": "view", "id": 7, "room": "r1"},
     "decide": {"t": "decide", "id": 8, "room": "r1", "token": "tok", "version": 3,
                "decision": {"kind": "play", "slot": 0}},
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},

@@ -11,6 +11,7 @@ from engine.creature_wars import GAME
 from engine.creature_wars.state import State
 from engine.interface import Event, redact_all
 from protocol import decode_any
+from protocol.delta import apply
 from server.store.store import Store
 
 
@@ -67,12 +68,29 @@ async def replay_with_events(redis_url: str, room: str, options: dict[str, Any],
     return states, events
 
 
+def received(frames: list[bytes]) -> list[dict[str, Any]]:
+    """The frames decoded, each ``view`` delta applied to the view before it in its room (its ``base`` must be the
+    version of that view), so every view message holds its whole view under ``view``."""
+    held: dict[str, tuple[int, Any]] = {}
+    out = []
+    for frame in frames:
+        message = decode_any(frame)
+        if message.get("t") == "view":
+            room = message["room"]
+            if "delta" in message:
+                version, view = held[room]
+                assert message["base"] == version, f"a delta on v{message['base']} came to a client holding v{version}"
+                message["view"] = apply(view, message["delta"])
+            held[room] = message["version"], message["view"]
+        out.append(message)
+    return out
+
+
 def projection_errors(frames: list[bytes], states: dict[int, State], events: dict[int, list[Event]],
                       seat: int | None) -> list[str]:
     """Frames that are not exactly the engine's view and redacted events for ``seat`` at their version."""
     errors = []
-    for frame in frames:
-        message = decode_any(frame)
+    for message in received(frames):
         if message.get("t") != "view":
             continue
         version = message["version"]
@@ -87,8 +105,7 @@ def announced(frames: list[bytes]) -> dict[int, set[str]]:
     """By version, every string a spectator had been told so far: what is public knowledge by then."""
     told: set[str] = set()
     out: dict[int, set[str]] = {}
-    for frame in frames:
-        message = decode_any(frame)
+    for message in received(frames):
         if message.get("t") == "view":
             told |= set(strings(message["events"]))
             out[message["version"]] = set(told)
@@ -124,8 +141,7 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
     effect gave in the open: naming such a card is not a leak.
     """
     found = []
-    for frame in frames:
-        message = decode_any(frame)
+    for message in received(frames):
         if message.get("t") != "view" or message["view"] is None:  # null: no deal yet, nothing to leak
             continue
         state = states[message["version"]]

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from client import Client, ClientError
+from protocol import decode_any
 from server.store.store import Store
 from tests.server.redis_proxy import ReplyDropper
 
@@ -41,9 +42,9 @@ async def test_a_retried_decision_that_was_stored_is_acknowledged(proxied: tuple
                                                                    redis_url: str) -> None:
     """Redis is unreachable right after running the commit: the client hears `outcome_unknown` (never "not
     stored": it was); its retry, once Redis is back, is acknowledged (the room resyncs from Redis) and the decision
-    is in the log once."""
+    is in the log once. The views the resync sends are whole, even to a client that asked for deltas."""
     url, proxy = proxied
-    async with await Client.connect(url) as player:
+    async with await Client.connect(url, record_frames=True) as player:
         seat = await player.create("queens_challenge", seed=8)
         assert not isinstance(seat, str)
         await player.decide(seat, safe(player.views[seat.room]))
@@ -57,8 +58,11 @@ async def test_a_retried_decision_that_was_stored_is_acknowledged(proxied: tuple
             await player.decide(seat, decision, version)
         assert still.value.code == "unavailable"
         proxy.down = False
+        sent = len(player.frames)
         reply = await player.decide(seat, decision, version)
         assert reply["version"] == version + 1
+        resynced = next(m for m in map(decode_any, player.frames[sent:]) if m["t"] == "view")
+        assert resynced["version"] == version + 1 and "view" in resynced and "delta" not in resynced
         await player.decide(seat, safe(player.views[seat.room]))  # and the room goes on
     store = Store(redis_url)
     try:

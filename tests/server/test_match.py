@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from client import Client
-from protocol import decode_any
 from server.store.store import Store
-from tests.server.helpers import announced, leaks, play_to_end, projection_errors, replay_with_events
+from tests.server.helpers import announced, leaks, play_to_end, projection_errors, received, replay_with_events
 
 SEED = 20261121
 
@@ -33,7 +32,7 @@ async def test_full_match_hides_what_each_may_not_see(server_url: str, redis_url
             assert projection_errors(client.frames, states, events, seat) == []
             assert leaks(client.frames, states, seat, public) == []
         # the spectator saw every version, and every one of its views hid both hands
-        spectator_views = [decode_any(f) for f in watcher.frames]
+        spectator_views = received(watcher.frames)
         seen = {m["version"] for m in spectator_views if m.get("t") == "view"}
         assert seen >= set(range(min(seen), final + 1))
         assert all("cards" not in h for m in spectator_views if m.get("t") == "view" for h in m["view"]["hands"])

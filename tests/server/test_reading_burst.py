@@ -88,9 +88,10 @@ async def test_spectators_arriving_at_one_version_share_one_encoded_view(server_
     built: list[int | None] = []
     fields = Room._view_fields
 
-    def counted(self: Room, seat: int | None, events: list[dict[str, object]]) -> dict[str, object]:
+    def counted(self: Room, seat: int | None, events: list[dict[str, object]],
+                base: tuple[int, dict[str, object]] | None = None) -> dict[str, object]:
         built.append(seat)
-        return fields(self, seat, events)
+        return fields(self, seat, events, base)
 
     monkeypatch.setattr(Room, "_view_fields", counted)
     async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:

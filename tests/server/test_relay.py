@@ -11,9 +11,10 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import Seat
+from protocol import decode_any
 from server.store import keys
 from server.store.store import Store
-from tests.server.helpers import announced, leaks, play_to_end, play_turn, replay_with_events
+from tests.server.helpers import announced, leaks, play_to_end, play_turn, projection_errors, replay_with_events
 from tests.server.nodes import Start, on_node, resume_on
 
 
@@ -69,11 +70,13 @@ async def test_a_match_across_three_nodes_survives_its_owner_being_killed(node: 
         assert (await _listed(url, sa.room, lambda r: r["status"] == "over"))["version"] == final
 
     over = a2.over[sa.room]
-    states, _ = await replay_with_events(redis_url, sa.room, {}, over["seed"])
+    states, events = await replay_with_events(redis_url, sa.room, {}, over["seed"])
     assert max(states) == final and states[final].outcome is not None
     public = announced(watcher1.frames + watcher2.frames)
     for client, seat in ((a1, 0), (a2, 0), (b1, 1), (b2, 1), (watcher1, None), (watcher2, None)):
         assert leaks(client.frames, states, seat, public) == []
+        assert projection_errors(client.frames, states, events, seat) == []  # each delta on the view before it
+    assert any("delta" in decode_any(f) for c in (b1, watcher1) for f in c.frames), "deltas came through the relay"
     for c in (a1, b1, a2, b2, watcher1, watcher2):
         await c.close()
 

@@ -9,7 +9,7 @@ import pytest
 
 from client import Client
 from client.connection import Seat
-from protocol import decode_any
+from tests.server.helpers import received
 
 
 async def drive_until_both(players: list[tuple[Client, Seat]], kind: str, rng: random.Random) -> int:
@@ -31,7 +31,7 @@ async def drive_until_both(players: list[tuple[Client, Seat]], kind: str, rng: r
 
 
 def views_at(client: Client, version: int) -> list[dict[str, Any]]:
-    return [m for m in (decode_any(f) for f in client.frames) if m.get("t") == "view" and m["version"] == version]
+    return [m for m in received(client.frames) if m.get("t") == "view" and m["version"] == version]
 
 
 @pytest.mark.parametrize("order", ["first_then_second", "second_then_first", "same_instant"])

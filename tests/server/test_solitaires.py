@@ -7,11 +7,10 @@ import random
 import pytest
 
 from client import Client, ClientError
-from protocol import decode_any
 from server.lobby import lobby
 from server.rooms import seeding
 from server.rooms.room import Room
-from tests.server.helpers import play_out, strings
+from tests.server.helpers import play_out, received, strings
 from tests.server.servers import serving
 
 LOST_AT_DEAL = 7
@@ -76,8 +75,7 @@ async def test_spectators_see_the_table_but_not_the_hand(server_url: str) -> Non
         mine = player.views[seat.room]
         assert watched["in_play"] == mine["in_play"] and watched["piles"] == mine["piles"]
         assert watched["hand"] == {"count": mine["hand"]["count"]} and "reveal" not in watched
-        for frame in watcher.frames:
-            message = decode_any(frame)
+        for message in received(watcher.frames):
             if message.get("t") != "view":
                 continue
             spectator = message["view"]
@@ -89,8 +87,7 @@ async def test_spectators_see_the_table_but_not_the_hand(server_url: str) -> Non
 
 def player_hand_at(player: Client, version: int) -> list[dict[str, str]]:
     """The player's own hand at a version, from the views the player was sent."""
-    for frame in reversed(player.frames):
-        message = decode_any(frame)
+    for message in reversed(received(player.frames)):
         if message.get("t") == "view" and message["version"] == version:
             cards: list[dict[str, str]] = message["view"]["hand"]["cards"]
             return cards

@@ -1,0 +1,149 @@
+"""View deltas (protocol/delta.py): applying the delta of two views gives the second, over the wire, for the
+views of seeded random matches of every game and for random nested values; and the doc's example holds."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from engine import registry
+from protocol.delta import DeltaError, apply, diff, same
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def wire(value: Any) -> Any:
+    """``value`` as a client decodes it."""
+    return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False)
+
+
+def check(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The delta, after checking that a client holding ``old`` rebuilds exactly ``new`` from it."""
+    delta = diff(old, new)
+    held = wire(old)
+    rebuilt = apply(held, wire(delta))
+    assert same(rebuilt, wire(new))
+    assert held == wire(old), "applying a delta leaves the held view as it was"
+    return delta
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_view_of_random_matches_rebuilds_from_the_one_before(game: str) -> None:
+    """Every seat's and a spectator's view after each decision, from the view before it."""
+    rules = registry.GAMES[game]
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = rules.setup({}, 1000 + seed)
+        seats = [*range(rules.seats({})), None]
+        views = {seat: rules.view(state, seat) for seat in seats}
+        for _ in range(150):
+            movers = [s for s in seats if s is not None and rules.legal(state, s)]
+            if rules.outcome(state) is not None or not movers:
+                break
+            seat = rng.choice(movers)
+            state, _ = rules.apply(state, seat, rng.choice(list(rules.legal(state, seat))))
+            for watcher in seats:
+                now = rules.view(state, watcher)
+                check(views[watcher], now)
+                views[watcher] = now
+
+
+def random_value(rng: random.Random, depth: int = 0) -> Any:
+    kind = rng.randrange(7 if depth < 3 else 4)
+    if kind == 0:
+        return rng.choice([0, 1, 2, True, False, 1.5, None])
+    if kind in (1, 2):
+        return rng.choice(["a", "b", "", "card"])
+    if kind == 3:
+        return rng.randrange(-3, 4)
+    if kind in (4, 5):
+        return [random_value(rng, depth + 1) for _ in range(rng.randrange(5))]
+    return {rng.choice("abcdef"): random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+def mutate(rng: random.Random, value: Any) -> Any:
+    """``value`` with a few random changes (values replaced, keys and items added and removed)."""
+    if isinstance(value, dict):
+        out = {key: mutate(rng, item) if rng.random() < 0.5 else item for key, item in value.items()}
+        if out and rng.random() < 0.3:
+            del out[rng.choice(sorted(out))]
+        if rng.random() < 0.3:
+            out[rng.choice("abcdefg")] = random_value(rng, 2)
+        return out
+    if isinstance(value, list):
+        items = [mutate(rng, item) if rng.random() < 0.3 else item for item in value]
+        if items and rng.random() < 0.3:
+            del items[rng.randrange(len(items))]
+        if rng.random() < 0.3:
+            items.insert(rng.randrange(len(items) + 1), random_value(rng, 2))
+        return items
+    return random_value(rng, 2) if rng.random() < 0.5 else value
+
+
+def test_random_nested_values_rebuild() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        old = {"v": random_value(rng), "w": random_value(rng), "x": {"y": random_value(rng)}}
+        check(old, mutate(rng, old))
+
+
+def test_only_changes_are_sent_and_true_is_not_one() -> None:
+    old = {"hp": [25, 30], "flag": 1, "hand": {"cards": ["A", "B"], "count": 2}, "same": {"x": [1, 2]}}
+    assert diff(old, old) == {}
+    assert check(old, {**old, "flag": True}) == {"flag": [0, True]}
+    assert check(old, {**old, "hp": [25, 29]}) == {"hp": [0, [25, 29]]}  # shorter than [4, [1, [0, 29]]]
+    cards = [{"text": f"card {n}", "level": n} for n in range(6)]
+    assert check({"cards": cards}, {"cards": [*cards[:2], *cards[3:]]}) == {"cards": [3, [2, 1, []]]}
+    drawn = {"text": "card 9", "level": 9}
+    assert check({"cards": cards}, {"cards": [*cards[:2], *cards[3:], drawn]}) == {"cards": [3, [2, 1, [], 6, 0, [drawn]]]}
+    assert check({"cards": cards}, {"cards": [*cards[:5], {**cards[5], "level": 9}]}) == {
+        "cards": [4, [5, [2, {"level": [0, 9]}]]]}
+    assert check(old, {**old, "hand": {"cards": ["A", "B", "C"], "count": 3}}) == {
+        "hand": [2, {"cards": [0, ["A", "B", "C"]], "count": [0, 3]}]}  # a short list goes whole
+
+
+def test_the_docs_example() -> None:
+    """The example of docs/protocol.md's "View deltas", the letters standing for cards (maps), as the server
+    would make it."""
+    section = DOC[DOC.index("### View deltas"):DOC.index("## Server messages")]
+    blocks = re.findall(r"```\n(.*?)\n```", section, re.S)
+    held, result = blocks[0], blocks[1]
+    message = re.search(r"the message `(.*?)` gives", section, re.S)
+    assert message is not None
+    cards = {letter: f'{{"text": "Lvl.{n} Nightmare! Serpent", "kind": "creature", "letter": "{letter}"}}'
+             for n, letter in enumerate("ABCQ")}
+
+    def parse(text: str) -> Any:
+        for letter, quoted in cards.items():
+            text = re.sub(rf"\b{letter}\b", quoted, text)
+        return json.loads(text)
+
+    view = parse(held)
+    frame = parse(message.group(1).replace("\n", " "))
+    assert frame["base"] == view["version"]
+    assert apply(view, frame["delta"]) == parse(result)
+    assert diff(view, parse(result)) == frame["delta"]
+
+
+@pytest.mark.parametrize("delta", [
+    {"gone": [1]},
+    {"gone": [2, {}]},
+    {"hp": [3, 3, 0, []]},
+    {"hp": [3, [1, 0, [], 0, 1, []]]},
+    {"hp": [3, [2, 1, []]]},
+    {"hp": [3, [0, 1]]},
+    {"hp": [4, [0]]},
+    {"hp": [2]},
+    {"hp": [4, [5, [0, 1]]]},
+    {"deck": [2, {"x": [0, 1]}]},
+    {"hp": [9]},
+    {"hp": "not an operation"},
+])
+def test_a_delta_that_does_not_fit_is_refused(delta: dict[str, Any]) -> None:
+    with pytest.raises(DeltaError):
+        apply({"hp": [25, 30], "deck": 20}, delta)
