@@ -28,17 +28,22 @@ from types import ModuleType
 __all__ = ["BUILD", "GROUP", "MODULES", "PACKAGE", "STAMP", "active", "install", "sources_digest", "stale"]
 
 MODULES = (
+    "engine.interface",
+    "engine.rules_game",
     "engine.rng",
     "engine.creature_wars.cards",
     "engine.creature_wars.state",
     "engine.creature_wars.table",
     "engine.creature_wars.rules",
+    "engine.creature_wars.view",
     "engine.fairy_meat.cards",
     "engine.fairy_meat.state",
     "engine.fairy_meat.combat",
     "engine.fairy_meat.rules",
+    "engine.fairy_meat.view",
 )
-"""The modules compiled: the per-decision paths of Creature Wars and Fairy Meat (witches stay interpreted)."""
+"""The modules compiled: the per-decision paths of Creature Wars and Fairy Meat, rules and views (witch effects stay
+interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one)."""
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""
 PACKAGE = Path(__file__).resolve().parent
