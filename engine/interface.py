@@ -126,7 +126,8 @@ class Game(Protocol):
 
     def blocked(self, state: Any, seat: Seat) -> list[str | None]:
         """While a play from ``seat``'s hand is awaited: per card of that hand, None if ``legal`` offers it, else
-        why not, in words; empty otherwise. Only the seat's own hand is told of, so only that seat is sent it."""
+        why not, in words; empty otherwise. Only the seat's own hand is told of, so only that seat is sent it. The
+        answer may be kept with the state and shared, as ``legal``'s: callers must not change it."""
 
     def dump(self, state: Any) -> dict[str, Any]:
         """The state as plain data (maps, lists, ints, strings) for storage."""

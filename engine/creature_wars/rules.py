@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
 from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
-from engine.creature_wars.table import SETTLED, Table, held_back, playable_slots, who
+from engine.creature_wars.table import SETTLED, Table, playable_reasons, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
 from engine.memo import carry_over, per_state
@@ -87,23 +87,17 @@ def legal(state: State, seat: Seat) -> list[Decision]:
         return [{"kind": "choose", "option": i} for i in range(len(state.pending.options))]
     if state.sealed[seat] is not None:
         return []
-    return [{"kind": "play", "slot": i} for i in playable_slots(state, seat)]
+    return [{"kind": "play", "slot": i} for i, why in enumerate(blocked(state, seat)) if why is None]
 
 
+@per_state
 def blocked(state: State, seat: Seat) -> list[str | None]:
     """While a play is awaited of ``seat``: per card of its own hand, None if it may play it, else why not (the
-    words a refused play gives). Empty otherwise. Reads nothing but the seat's hand and the rules in play."""
+    words a refused play gives). Empty otherwise. Kept with the state as ``legal`` is, and ``legal``'s plays are
+    read from it, so one pass over the hand answers both."""
     if state.outcome is not None or state.pending is not None or seat not in (0, 1) or state.sealed[seat] is not None:
         return []
-    slots = {play["slot"] for play in legal(state, seat)}
-    reasons = [None if i in slots else held_back(card, state.turn) for i, card in enumerate(state.hands[seat])]
-    left = [i for i, reason in enumerate(reasons) if reason is None and i not in slots]
-    if left:  # held back by a rule in play or a witch held: only a table can say which (not built for cooldowns alone)
-        table = Table(state)
-        blockers = table.blockers(seat)
-        for i in left:
-            reasons[i] = table.playable_reason(seat, state.hands[seat][i], blockers)
-    return reasons
+    return playable_reasons(state, seat)
 
 
 def timer(state: State) -> tuple[Seat, int] | None:
@@ -152,10 +146,9 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
     hand = state.hands[seat]
     if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(hand):
         raise IllegalDecision(f"'slot' must be a hand position from 0 to {len(hand) - 1}, not {slot!r}")
-    if not any(play["slot"] == slot for play in legal(state, seat)):
-        card = hand[slot]
-        reason = Table(state).playable_reason(seat, card)
-        raise IllegalDecision(f"{card.notation(state.turn)} in slot {slot} {reason}")
+    reason = blocked(state, seat)[slot]
+    if reason is not None:
+        raise IllegalDecision(f"{hand[slot].notation(state.turn)} in slot {slot} {reason}")
     if state.sealed[1 - seat] is None:
         # the first seal of the duel: nothing but the seal changes, so no table is built
         events: list[Event] = []
@@ -166,6 +159,7 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         sealed = (slot, state.sealed[1]) if seat == 0 else (state.sealed[0], slot)
         after = sealed_by(state, version, sealed)
         carry_over(legal, state, after, 1 - seat)  # the other seat's hand, the rules in play and the turn are unchanged
+        carry_over(blocked, state, after, 1 - seat)
         if SETTLED in state.memo:
             after.memo[SETTLED] = state.memo[SETTLED]
         return after, events

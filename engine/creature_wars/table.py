@@ -20,7 +20,7 @@ from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, b
 from engine.interface import Event, Outcome, OutcomeReason, Seat
 from engine.rng import Rng
 
-__all__ = ["RALLY_SIZE", "Table", "held_back", "playable_slots", "who"]
+__all__ = ["RALLY_SIZE", "Table", "held_back", "playable_reasons", "who"]
 
 RALLY_SIZE = 4
 T = TypeVar("T")
@@ -86,14 +86,14 @@ def held_back(card: Card, turn: int) -> str | None:
     return None
 
 
-def playable_slots(state: State, seat: Seat) -> list[int]:
-    """The hand positions ``seat`` may play now (as :meth:`Table.playable`); without a table when nothing but
-    cooldowns and bans can restrict the hand (the common case)."""
+def playable_reasons(state: State, seat: Seat) -> list[str | None]:
+    """Per card of ``seat``'s hand, why it may not be played now (None: it may), as :meth:`Table.reasons`; without
+    a table when nothing but cooldowns and bans can restrict the hand (the common case)."""
     hand = state.hands[seat]
     if _restricted(state.modifiers, hand):
-        return Table(state).playable(seat)
+        return Table(state).reasons(seat)
     turn = state.turn
-    return [i for i, card in enumerate(hand) if not card.banned and card.ready_turn <= turn]
+    return [None if not card.banned and card.ready_turn <= turn else held_back(card, turn) for card in hand]
 
 
 def _rule_hooks(mod: Modifier) -> frozenset[str]:
@@ -568,12 +568,13 @@ class Table:
         """The witches in ``seat``'s hand that restrict what else it may play."""
         return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and _blocks(eff)]
 
-    def playable(self, seat: Seat) -> list[int]:
+    def reasons(self, seat: Seat) -> list[str | None]:
+        """Per card of ``seat``'s hand, why it may not be played now (None: it may)."""
         blockers = self.blockers(seat)
-        return [i for i, c in enumerate(self.hands[seat]) if self.playable_reason(seat, c, blockers) is None]
+        return [self.playable_reason(seat, c, blockers) for c in self.hands[seat]]
 
     def can_play_any(self, seat: Seat) -> bool:
-        """Whether ``seat`` may play any card of its hand now (as ``bool(self.playable(seat))``)."""
+        """Whether ``seat`` may play any card of its hand now (as ``None in self.reasons(seat)``)."""
         hand = self.hands[seat]
         if not _restricted(self.modifiers, hand):
             turn = self.turn

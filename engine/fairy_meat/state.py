@@ -14,7 +14,7 @@ into point-by-point choices), so what happens next is always plain data in the s
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping
 
 from engine.errors import BadOptions
@@ -483,9 +483,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FIELDS = tuple(f.name for f in fields(State))
+"""The state's fields in order (as its ``__slots__``, which a compiled class does not have)."""
+
+
 def dump(state: State) -> dict[str, Any]:
     """The state as plain data (for msgpack); :func:`load` is its inverse."""
-    out = {name: _plain(getattr(state, name)) for name in State.__slots__ if name not in ("options", "outcome", "memo")}
+    out = {name: _plain(getattr(state, name)) for name in _FIELDS if name not in ("options", "outcome", "memo")}
     out["fairies"] = [asdict(f) for f in state.fairies]
     out["combat"] = None if state.combat is None else asdict(state.combat)
     out["options"] = state.options.data()

@@ -9,6 +9,7 @@ import pytest
 from engine.creature_wars import GAME
 from engine.errors import IllegalDecision
 from engine.fairy_meat import GAME as FAIRY_MEAT
+from engine.registry import GAMES
 
 CORNFIELD = {
     "first_drawer": 0,
@@ -34,27 +35,44 @@ def test_a_held_cornfield_witch_blocks_the_creatures_and_says_so() -> None:
     assert GAME.blocked(locked, 1) == [], "nothing is awaited of a seat that locked in"
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_blocked_names_exactly_the_cards_legal_leaves_out(seed: int) -> None:
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_card_is_blocked_exactly_when_no_legal_decision_plays_it(name: str, seed: int) -> None:
+    """Every seat at every step of a seeded random match, in every game: ``blocked`` names a reason for exactly
+    the cards of the hand that no legal decision plays, and is empty while no play from the hand is awaited."""
+    game = GAMES[name]
     chooser = random.Random(seed)
-    state = GAME.setup({}, seed)
-    checked = 0
-    while GAME.outcome(state) is None:
-        for seat in (0, 1):
-            legal = GAME.legal(state, seat)
-            blocked = GAME.blocked(state, seat)
-            plays = {d["slot"] for d in legal if d["kind"] == "play"}
-            if plays:
+    state = game.setup({}, seed)
+    seats = range(game.seats({}))
+    checked = steps = 0
+    while game.outcome(state) is None and steps < 3000:
+        for seat in seats:
+            legal = game.legal(state, seat)
+            blocked = game.blocked(state, seat)
+            plays = {d["slot"] for d in legal if d.get("kind") == "play"}
+            if blocked:
+                assert game.blocked(state, seat) is blocked, "kept with the state: asked again, not computed again"
                 assert len(blocked) == len(state.hands[seat])
                 assert {i for i, why in enumerate(blocked) if why is None} == plays
+                assert all(isinstance(why, str) and why for i, why in enumerate(blocked) if i not in plays)
                 checked += 1
-            elif not any(d["kind"] == "play" for d in legal):
-                assert all(why for why in blocked), "no play offered: every card held back says why"
-        waiting = [s for s in (0, 1) if GAME.legal(state, s)]
+            else:
+                assert not plays, "a card offered to play is a card of a hand blocked tells of"
+        waiting = [s for s in seats if game.legal(state, s)]
         seat = chooser.choice(waiting)
-        state, _ = GAME.apply(state, seat, chooser.choice(list(GAME.legal(state, seat))))
-    assert checked > 10
-    assert GAME.blocked(state, 0) == [] and GAME.blocked(state, 1) == []
+        state, _ = game.apply(state, seat, chooser.choice(list(game.legal(state, seat))))
+        steps += 1
+    assert game.outcome(state) is not None
+    assert all(game.blocked(state, seat) == [] for seat in seats)
+    if name == GAME.name:
+        assert checked > 10
+
+
+def test_the_other_seats_reasons_carry_over_a_first_seal() -> None:
+    state = GAME.setup({}, 3)
+    reasons = GAME.blocked(state, 1)
+    sealed, _ = GAME.apply(state, 0, GAME.legal(state, 0)[0])
+    assert GAME.blocked(sealed, 1) is reasons and GAME.blocked(sealed, 0) == []
 
 
 def test_a_game_whose_plays_are_not_hand_cards_blocks_nothing() -> None:

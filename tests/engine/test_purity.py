@@ -11,7 +11,9 @@ FORBIDDEN = frozenset(
     {"asyncio", "socket", "redis", "msgpack", "websockets", "protocol", "server", "client", "textual", "random",
      "os", "time", "importlib", "subprocess", "threading"}
 )
-SOURCES = sorted(ENGINE.rglob("*.py"))
+LOADER = ENGINE / "_compiled.py"
+"""The compiled build's importer: import machinery, not rules (it hashes the sources and installs an importer)."""
+SOURCES = sorted(path for path in ENGINE.rglob("*.py") if path != LOADER)
 
 
 def imported_modules(tree: ast.AST) -> set[str]:
@@ -38,6 +40,14 @@ def test_checker_catches_forbidden_imports() -> None:
     """The import collector sees every import form it is meant to catch."""
     source = "import os.path\nfrom time import sleep\nimport random as r\nx = __import__('socket')\nfrom . import y\n"
     assert imported_modules(ast.parse(source)) == {"os.path", "time", "random", "socket"}
+
+
+def test_only_the_package_itself_imports_the_loader() -> None:
+    """The one module exempt from these checks is reached by no rule: only ``engine/__init__.py`` imports it."""
+    importers = sorted(path.relative_to(ENGINE).as_posix() for path in SOURCES
+                       if "engine._compiled" in imported_modules(ast.parse(path.read_text(encoding="utf-8")))
+                       or "from engine import _compiled" in path.read_text(encoding="utf-8"))
+    assert importers == ["__init__.py"]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ENGINE).as_posix())

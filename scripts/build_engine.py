@@ -1,0 +1,152 @@
+"""Compile the engine core with mypyc into its build directory (``.engine-build/`` beside ``engine/``).
+
+    scripts/build-engine              # compile when the build is missing or older than the sources
+    scripts/build-engine --force      # compile anyway
+    scripts/build-engine --require    # exit 1 when it cannot compile (CI, the Docker image)
+
+Which modules, where the build goes and when it is used are :mod:`engine._compiled`'s: the build carries a stamp
+of the sources' hash, and ``import engine`` loads it only while the stamp matches. Without a C compiler (``CC``,
+else Python's own, else ``cc``) or without mypyc it says so and builds nothing, and so does a failed compile:
+the pure-Python engine then runs, and the exit status is 0 unless ``--require`` is given. The new build is made
+in a directory of its own, checked by importing it in a fresh interpreter, and only then put in place.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = """
+import sys
+from setuptools import Distribution
+from mypyc.build import mypycify
+
+work, group = sys.argv[1], sys.argv[2]
+extensions = mypycify(["--config-file", work + "/mypy.ini", "--cache-dir", work + "/cache", *sys.argv[3:]],
+                      opt_level="3", group_name=group, target_dir=work + "/c")
+dist = Distribution({"name": "cardroom-engine", "ext_modules": extensions, "script_args": [
+    "build_ext", "--build-lib", work + "/lib", "--build-temp", work + "/obj"]})
+dist.parse_command_line()
+dist.run_commands()
+"""
+"""Run in a child interpreter from the package's parent directory (so the modules are named ``engine.*``)."""
+
+CHECK = """
+from engine import _compiled
+import engine.registry
+assert _compiled.active() == "compiled", _compiled.active()
+import engine.rng
+assert engine.rng.__file__.endswith(_compiled.abi()), engine.rng.__file__
+"""
+"""Run in a fresh interpreter against the new build: every game imports, and compiled."""
+
+
+def loader(package: Path) -> ModuleType:
+    """The package's ``_compiled`` module, loaded from its file (with the pure build: nothing is loaded from a
+    build while this runs)."""
+    os.environ["CARDROOM_ENGINE"] = "pure"
+    spec = importlib.util.spec_from_file_location("cardroom_engine_loader", package / "_compiled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def compiler() -> str | None:
+    """The C compiler's command if it can be found, else None."""
+    command = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = shlex.split(command)
+    return command if words and shutil.which(words[0]) else None
+
+
+def say(quiet: bool, text: str) -> None:
+    if not quiet:
+        print(f"build-engine: {text}", flush=True)
+
+
+def give_up(args: argparse.Namespace, text: str) -> int:
+    """Nothing built: say why (always, on stderr) and exit 1 only when a build was required."""
+    print(f"build-engine: {text}; the pure-Python engine runs", file=sys.stderr, flush=True)
+    return 1 if args.require else 0
+
+
+def build(args: argparse.Namespace) -> int:
+    package: Path = args.package.resolve()
+    out = package.parent / ".engine-build"
+    compiled = loader(package)
+    if not args.force and compiled.stale(out, package) is None:
+        say(args.quiet, f"{out} is up to date")
+        return 0
+    cc = compiler()
+    if cc is None:
+        return give_up(args, f"no C compiler found (CC={os.environ.get('CC') or sysconfig.get_config_var('CC') or 'cc'})")
+    if importlib.util.find_spec("mypyc") is None:
+        return give_up(args, "mypyc is not installed (it comes with mypy: pip install mypy)")
+    modules: tuple[str, ...] = compiled.MODULES
+    paths = [str(Path(*name.split(".")).with_suffix(".py")) for name in modules]
+    before = compiled.sources_digest(package)
+    started = time.monotonic()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".engine-build.", dir=out.parent))
+    try:
+        say(args.quiet, f"compiling {len(modules)} engine modules with mypyc and {cc} (a minute or two; "
+                        "CARDROOM_COMPILE=0 skips this in scripts/test and scripts/serve)")
+        (work / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
+        made = subprocess.run([sys.executable, "-c", CHILD, str(work), compiled.GROUP, *paths], cwd=package.parent,
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            tail = "\n".join((made.stdout + made.stderr).strip().splitlines()[-25:])
+            print(tail, file=sys.stderr)
+            return give_up(args, f"the compile failed (exit {made.returncode}; its last lines above)")
+        fresh = work / "build"
+        for target in compiled.built_files(fresh, modules).values():
+            source = work / "lib" / target.relative_to(fresh)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+        if compiled.sources_digest(package) != before:
+            return give_up(args, "the sources changed while they were compiled: run it again")
+        mypy_version = subprocess.run([sys.executable, "-c", "import mypy.version; print(mypy.version.__version__)"],
+                                      capture_output=True, text=True).stdout.strip()
+        stamp = {"sources": before, "abi": compiled.abi(), "modules": list(modules), "mypy": mypy_version}
+        (fresh / compiled.STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
+        old = work / "old"
+        if out.exists():
+            out.rename(old)
+        fresh.rename(out)
+        env = {**os.environ, "CARDROOM_ENGINE": "compiled"}
+        checked = subprocess.run([sys.executable, "-c", CHECK], cwd=package.parent, env=env, capture_output=True,
+                                 text=True)
+        if checked.returncode != 0:
+            print("\n".join(checked.stderr.strip().splitlines()[-15:]), file=sys.stderr)
+            shutil.rmtree(out)
+            return give_up(args, "the compiled build does not import (its error above); it was removed")
+        say(args.quiet, f"compiled into {out} in {time.monotonic() - started:.0f} s")
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--package", type=Path, default=ROOT / "engine",
+                        help="the engine package to compile (default: this repository's); the build goes beside it")
+    parser.add_argument("--force", action="store_true", help="compile even when the build is up to date")
+    parser.add_argument("--require", action="store_true", help="exit 1 when nothing could be built")
+    parser.add_argument("--quiet", action="store_true", help="say nothing when the build is up to date or made")
+    return build(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

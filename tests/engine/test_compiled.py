@@ -1,0 +1,117 @@
+"""The engine's two builds: the compiled one (mypyc) is used only while its stamp matches the sources, an edited
+source falls back to pure Python with one line on stderr, and with no C compiler nothing is built and the pure
+package runs. The rules themselves are checked on whichever build runs (``CARDROOM_ENGINE``; CI runs both)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import _compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+WHICH = "from engine import _compiled; import engine.registry, engine.rng; print(_compiled.active(), engine.rng.__file__)"
+"""Run in a child interpreter: which build it runs, and where its RNG module was loaded from."""
+
+
+def copy_engine(tmp_path: Path, with_build: bool = False) -> Path:
+    """A copy of the engine package (and of its build, if asked) to change freely: the copy's root."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    if with_build:
+        shutil.copytree(_compiled.BUILD, tmp_path / ".engine-build")
+    return tmp_path
+
+
+def fake_build(root: Path) -> None:
+    """A build directory whose stamp matches the sources under ``root``, with empty files for the modules."""
+    build = root / ".engine-build"
+    for path in _compiled.built_files(build).values():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+    stamp = {"sources": _compiled.sources_digest(root / "engine"), "abi": _compiled.abi(),
+             "modules": list(_compiled.MODULES)}
+    (build / _compiled.STAMP).write_text(json.dumps(stamp))
+
+
+def run(root: Path, code: str, mode: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {key: value for key, value in os.environ.items() if key != "CARDROOM_ENGINE"}
+    if mode is not None:
+        env["CARDROOM_ENGINE"] = mode
+    return subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=60)
+
+
+def edit(root: Path) -> None:
+    """Change one engine source, as a developer would."""
+    table = root / "engine" / "creature_wars" / "table.py"
+    table.write_text(table.read_text() + "\n# edited\n")
+
+
+def test_a_build_is_fit_only_for_the_sources_it_was_made_from(tmp_path: Path) -> None:
+    root = copy_engine(tmp_path)
+    assert _compiled.stale(root / ".engine-build", root / "engine") == "no compiled build"
+    fake_build(root)
+    assert _compiled.stale(root / ".engine-build", root / "engine") is None
+    edit(root)
+    assert "sources changed" in str(_compiled.stale(root / ".engine-build", root / "engine"))
+    fake_build(root)
+    stamp = root / ".engine-build" / _compiled.STAMP
+    stamp.write_text(json.dumps({**json.loads(stamp.read_text()), "abi": ".cpython-39-x.so"}))
+    assert "built for .cpython-39-x.so" in str(_compiled.stale(root / ".engine-build", root / "engine"))
+    fake_build(root)
+    next(iter(_compiled.built_files(root / ".engine-build").values())).unlink()
+    assert "missing" in str(_compiled.stale(root / ".engine-build", root / "engine"))
+
+
+def test_an_edited_source_falls_back_to_pure_python_with_one_line_on_stderr(tmp_path: Path) -> None:
+    root = copy_engine(tmp_path)
+    fake_build(root)  # (its empty files would fail to load: falling back means not loading them at all)
+    edit(root)
+    ran = run(root, WHICH)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[0] == "pure" and ran.stdout.split()[1].endswith("rng.py")
+    assert len(ran.stderr.splitlines()) == 1 and "sources changed" in ran.stderr
+    required = run(root, WHICH, "compiled")
+    assert required.returncode != 0 and "CARDROOM_ENGINE=compiled" in required.stderr
+    assert run(root, WHICH, "pure").stderr == "", "asked for pure Python: nothing to say"
+
+
+def test_with_no_c_compiler_the_build_builds_nothing_and_the_pure_package_runs(tmp_path: Path) -> None:
+    root = copy_engine(tmp_path)
+    script = [sys.executable, str(ROOT / "scripts" / "build_engine.py"), "--package", str(root / "engine")]
+    env = {**os.environ, "CC": "/nonexistent/cc"}
+    built = subprocess.run(script, env=env, capture_output=True, text=True, timeout=60)
+    assert built.returncode == 0, built.stderr
+    assert "no C compiler" in built.stderr
+    assert not (root / ".engine-build").exists()
+    required = subprocess.run([*script, "--require"], env=env, capture_output=True, text=True, timeout=60)
+    assert required.returncode == 1
+    ran = run(root, WHICH)
+    assert ran.returncode == 0 and ran.stdout.split()[0] == "pure" and ran.stderr == ""
+
+
+@pytest.mark.skipif(_compiled.stale() is not None, reason="no compiled build matching the sources (scripts/build-engine)")
+def test_a_fresh_build_is_loaded_and_an_edit_turns_it_off(tmp_path: Path) -> None:
+    root = copy_engine(tmp_path, with_build=True)
+    ran = run(root, WHICH)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[0] == "compiled" and ran.stdout.split()[1].endswith(_compiled.abi())
+    assert ".engine-build" in ran.stdout and ran.stderr == ""
+    edit(root)
+    ran = run(root, WHICH)
+    assert ran.stdout.split()[0] == "pure" and "sources changed" in ran.stderr
+
+
+def test_this_process_runs_the_build_it_was_asked_for() -> None:
+    import engine.rng
+
+    asked = os.environ.get("CARDROOM_ENGINE", "auto")
+    if asked == "compiled" or (asked == "auto" and _compiled.stale() is None):
+        assert _compiled.active() == "compiled" and str(engine.rng.__file__).endswith(_compiled.abi())
+    else:
+        assert _compiled.active() == "pure" and str(engine.rng.__file__).endswith(".py")
