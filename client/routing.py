@@ -9,11 +9,12 @@ stays where it was.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from client.connection import Client, ClientError, ConnectionLost, Seat
 
-__all__ = ["PARAM", "owner_connection", "routed", "to_owner"]
+__all__ = ["PARAM", "owner_connection", "routed", "spectate_on_owner", "to_owner"]
 
 PARAM = "node"
 """The query parameter naming the node a connection asks the proxy for."""
@@ -58,3 +59,20 @@ async def to_owner(client: Client, seat: Seat) -> tuple[Client, Seat]:
     with contextlib.suppress(Exception):
         await client.close()
     return other, resumed
+
+
+async def spectate_on_owner(client: Client, room: str) -> tuple[Client, dict[str, Any]]:
+    """Watch ``room``, from a new connection to the node that owns it when ``client`` reached another (``client``
+    is then closed); the connection watching it, and the ``spectating`` reply."""
+    reply = await client.spectate(room)
+    other = await owner_connection(client, str(reply.get("node") or ""))
+    if other is None:
+        return client, reply
+    try:
+        again = await other.spectate(room)
+    except (ClientError, ConnectionLost, TimeoutError):
+        await other.close()
+        return client, reply
+    with contextlib.suppress(Exception):
+        await client.close()
+    return other, again
