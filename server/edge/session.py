@@ -299,8 +299,8 @@ class Session:
             if await self.to_owner(prior, encode(m)):  # made through another node, which owns it: it answers
                 return
             room = await self.lobby.find(prior)
-            self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table,
-                   node=self.node)
+            self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment,
+                       ranked=room.table, node=self.node)
             if m.get("sit", True):
                 await self.sit(room.id, None, re, again=True)
             return

@@ -177,8 +177,9 @@ return out
 """
 
 # The room a finished match's rematch is played in, unless one was set before (another node completed it first):
-# the one that stands. KEYS: room; ARGV: the new room.
+# the one that stands (no longer stored: nothing is written). KEYS: room; ARGV: the new room.
 _REMATCHED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return ARGV[1] end
 redis.call('HSETNX', KEYS[1], 'rematched', ARGV[1])
 return redis.call('HGET', KEYS[1], 'rematched')
 """
