@@ -81,6 +81,8 @@ class Client:
         """Our name as the server normalised it."""
         self.node = ""
         """The server node this connection reached, as ``welcome`` named it ("" from a server that does not)."""
+        self.proxied = False
+        """``welcome`` said the connection came through a proxy the server trusts: one that may route by node."""
         self.url = ""
         self.key: str | None = None
         """Where and with which player key :meth:`connect` connected: what a connection to another node repeats."""
@@ -118,6 +120,7 @@ class Client:
         client.player = player if isinstance(player, str) else None
         client.name = str(welcome.get("name") or name)
         client.node = str(welcome.get("node") or "")
+        client.proxied = welcome.get("proxied") is True
         client.url, client.key = url, key
         return client
 

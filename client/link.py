@@ -286,11 +286,11 @@ class Link:
             self.post(RematchReady(room, seat))
 
     def reroute(self, room: str, node: object) -> None:
-        """The room just taken is on ``node``: if the connection reached another node, close it and connect again
-        naming ``node`` (the seats are resumed and the rooms watched again there, as after a lost connection)."""
+        """The room just taken is on ``node``: if the connection reached another node through a proxy, close it and
+        connect again naming ``node`` (the seats are resumed and the rooms watched again there, as after a lost connection)."""
         client = self.client
         if (not self.routing or self.rerouting or not isinstance(node, str) or not node or client is None
-                or not client.node or client.node == node or (room, node) in self.routed):
+                or not client.node or not client.proxied or client.node == node or (room, node) in self.routed):
             return
         self.routed.add((room, node))
         self.route, self.rerouting = node, True

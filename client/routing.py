@@ -31,8 +31,9 @@ def routed(url: str, node: str) -> str:
 
 async def owner_connection(client: Client, node: str) -> Client | None:
     """A new connection, as ``client``'s (same address, name and key), that reached ``node``; None when ``client``
-    is on it already, either node is unknown, or the address did not route there."""
-    if not node or not client.node or node == client.node or not client.url:
+    is on it already, either node is unknown, ``client`` did not come through a proxy, or the address did not
+    route there."""
+    if not node or not client.node or node == client.node or not client.url or not client.proxied:
         return None
     try:
         other = await Client.connect(routed(client.url, node), name=client.name, key=client.key,

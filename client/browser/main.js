@@ -97,7 +97,7 @@ class App {
       return;
     }
     this.retries = 0;
-    this.node = typeof welcome.node === "string" ? welcome.node : "";
+    this.node = typeof welcome.node === "string" && welcome.proxied === true ? welcome.node : ""; // direct: stay
     if (this.route && this.node !== this.route) { // the node is down, or this address does not route by node
       if (this.rerouting) this.routing = false;
       this.route = "";

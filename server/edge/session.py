@@ -16,7 +16,7 @@ from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode,
 from protocol.messages import MAX_FRAME
 from server.cluster.relay import ROUTED, Relay
 from server.edge import admin, admission, computer
-from server.edge.connection import Connection
+from server.edge.connection import Connection, Socket
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.events import Event, Events
 from server.lobby.lobby import Lobby
@@ -187,6 +187,12 @@ class Session:
         a proxy may connect to the owner (``?node=ID``, deploy/haproxy.cfg) and need no relay."""
         return self.lobby.leases.node
 
+    def proxied(self) -> bool:
+        """Whether this connection came through a trusted proxy (its PROXY or X-Forwarded-For header was believed):
+        only then may a client expect a connection naming a node to reach it."""
+        conn = self.conn
+        return isinstance(conn, Connection) and isinstance(conn.ws, Socket) and conn.ws.proxied
+
     def reply(self, re: int, kind: str, **fields: Any) -> None:
         self.conn.send(encode({"t": kind, "re": re, **fields}))
 
@@ -200,7 +206,7 @@ class Session:
         if who.player:
             self.scope = "player:" + who.player
         self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE,
-                   player=who.player, name=who.name, node=self.node)
+                   player=who.player, name=who.name, node=self.node, proxied=self.proxied())
 
     async def on_queue(self, m: dict[str, Any], re: int) -> None:
         if self.pools is None:

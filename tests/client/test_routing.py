@@ -31,7 +31,7 @@ def _link_on(node: str) -> tuple[Link, FakeSocket, list[Message]]:
     posted: list[Message] = []
     link = Link("ws://127.0.0.1:9", "ada", posted.append)
     ws = FakeSocket()
-    fake: Any = SimpleNamespace(node=node, ws=ws)
+    fake: Any = SimpleNamespace(node=node, ws=ws, proxied=True)
     link.client = fake
     return link, ws, posted
 
