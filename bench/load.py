@@ -2,6 +2,7 @@
 
     python -m bench.load --spawn --matches 8 --duration 10
     python -m bench.load --spawn --nodes 3 --matches 8 --duration 10
+    python -m bench.load --spawn --nodes 3 --matches 8 --duration 10 --route
     python -m bench.load --url ws://127.0.0.1:8765 --server-pid PID --matches 8 --duration 10
 
 Each match is two :class:`client.Client` connections (one creates the room, one joins) plus
@@ -9,8 +10,11 @@ optional spectators; each seat plays a random legal decision from its latest vie
 matches are replaced until the duration or ``--max-decisions`` is reached. With several nodes
 (``--url`` repeated, or ``--spawn --nodes N``) a match's connections are spread over them: its two
 players and each spectator on different nodes where there are enough, so most requests are relayed
-to the room's owner. The connections ask for view deltas, as the client library does by default;
-``--whole`` makes them take whole views, for comparison. Prints figures only.
+to the room's owner; with ``--route``, a connection told that its room is on another node connects again to
+that node (as a client behind a proxy that routes by node does, client/routing.py), so little is relayed. With
+several nodes it prints the share of the frames its clients received that were relayed between nodes (the
+nodes' ``cardroom_relayed_frames_total``). The connections ask for view deltas, as the client library does by
+default; ``--whole`` makes them take whole views, for comparison. Prints figures only.
 """
 from __future__ import annotations
 
@@ -24,10 +28,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from bench import (
     REPO,
@@ -49,6 +55,8 @@ from server.edge.session import BURST, RATE
 from server.store.redis_process import RedisProcess, free_port
 
 __all__ = ["main"]
+
+T = TypeVar("T")
 
 GAME = "creature_wars"
 MATCH_STEPS = 10_000
@@ -75,6 +83,10 @@ class Tally:
     errors: Counter[str] = field(default_factory=Counter)
     outcomes: Counter[str] = field(default_factory=Counter)
     paced: float = 0.0
+    received: int = 0
+    """Messages the clients received (counted as their inboxes are emptied)."""
+    rerouted: int = 0
+    """Connections that moved to their room's node (``--route``)."""
 
     def done(self) -> bool:
         """The run is over: the duration has passed or enough decisions were made."""
@@ -95,6 +107,7 @@ def drain(client: Client, tally: Tally) -> None:
     of pushed views."""
     while not client.inbox.empty():
         message = client.inbox.get_nowait()
+        tally.received += 1
         if message.get("t") == "error":
             tally.errors[str(message.get("code"))] += 1
         elif message.get("t") == "view" and message.get("re") is None:
@@ -119,12 +132,14 @@ class Slot:
     """One match at a time, over the same connections: two players and ``spectators`` watchers."""
 
     def __init__(self, index: int, urls: list[str], spectators: int, seed: int, rate: float, tally: Tally,
-                 deltas: bool = True) -> None:
+                 deltas: bool = True, route: dict[str, str] | None = None) -> None:
         self.index = index
         self.deltas = deltas
         """Whether the connections ask for view deltas (``--whole``: not)."""
         self.urls = urls
         """The nodes: connection ``n`` of the slot goes to ``urls[(index + n) % len(urls)]``."""
+        self.route = route
+        """With ``--route``, each node's URL by its id: a connection whose room is on another node moves there."""
         self.spectator_count = spectators
         self.rng = random.Random(f"{seed}:{index}")
         self.seed = seed
@@ -175,9 +190,13 @@ class Slot:
         room = created.room
         await guest_pacer.take()
         joined = await guest.join(room)
-        for spectator, pacer in self.spectators:
+        if self.route is not None and joined.node and joined.node != guest.node:
+            guest, joined = await self.move(1, joined.node, lambda client: client.resume(room, joined.token))
+        for n, (spectator, pacer) in enumerate(self.spectators):
             await pacer.take()
-            await spectator.spectate(room)
+            node = str((await spectator.spectate(room)).get("node") or "")
+            if self.route is not None and node and node != spectator.node:
+                await self.move(2 + n, node, lambda client: client.spectate(room))
         results = await asyncio.gather(
             self.play(host, host_pacer, created, random.Random(f"{self.seed}:{self.index}:{number}:0")),
             self.play(guest, guest_pacer, joined, random.Random(f"{self.seed}:{self.index}:{number}:1")),
@@ -191,6 +210,24 @@ class Slot:
                     await client.leave(room)
             drain(client, self.tally)
             forget(client, room)
+
+    async def move(self, n: int, node: str, take: Callable[[Client], Awaitable[T]]) -> tuple[Client, T]:
+        """Connection ``n`` of the slot connects again to ``node`` (its room's owner) and takes its place there
+        (``take``: the seat resumed, or the room watched again); the old one is closed."""
+        assert self.route is not None
+        old, pacer = (self.players + self.spectators)[n]
+        client = await Client.connect(self.route[node], name=old.name)
+        await pacer.take()
+        taken = await take(client)
+        if n < 2:
+            self.players[n] = client, pacer
+        else:
+            self.spectators[n - 2] = client, pacer
+        drain(old, self.tally)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(old.close(), 5)
+        self.tally.rerouted += 1
+        return client, taken
 
     async def play(self, client: Client, pacer: Pacer, seat: Seat, rng: random.Random) -> str:
         """One seat's loop: random legal decisions until the match is over ("over"), the run ends
@@ -240,12 +277,15 @@ class Slot:
 async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int], redis_pid: int | None) -> None:
     """Connect every slot, then play for the duration and print the figures."""
     tally = Tally(deadline=float("inf"), max_decisions=args.max_decisions)
-    slots = [Slot(i, urls, args.spectators, args.seed, args.rate, tally, not args.whole) for i in range(args.matches)]
+    route = await asyncio.to_thread(node_ids, urls) if args.route else None
+    slots = [Slot(i, urls, args.spectators, args.seed, args.rate, tally, not args.whole, route)
+             for i in range(args.matches)]
     try:
         try:
             await asyncio.wait_for(asyncio.gather(*(slot.connect() for slot in slots)), 30)
         except (OSError, TimeoutError) as exc:
             raise SystemExit(f"bench: cannot connect to {' '.join(urls)}: {exc}") from None
+        relayed_before = await asyncio.to_thread(relayed_frames, urls)
         server_before = cpu_of(server_pids)
         redis_before = cpu_seconds(redis_pid) if redis_pid else None
         own_before = time.process_time()
@@ -257,15 +297,44 @@ async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int
         own = time.process_time() - own_before
         server_after = cpu_of(server_pids)
         redis_after = cpu_seconds(redis_pid) if redis_pid else None
+        for slot in slots:
+            for client, _ in slot.players + slot.spectators:
+                drain(client, tally)
+        await asyncio.sleep(0.2)  # frames still crossing between nodes
+        relayed = await asyncio.to_thread(relayed_frames, urls) - relayed_before
     finally:
         await asyncio.gather(*(slot.close() for slot in slots))
     server_cpu = None if server_before is None or server_after is None else server_after - server_before
     redis_cpu = None if redis_before is None or redis_after is None else redis_after - redis_before
-    report(args, urls, tally, elapsed, server_cpu, redis_cpu, own)
+    report(args, urls, tally, elapsed, server_cpu, redis_cpu, own, relayed)
+
+
+def _http(url: str, path: str) -> str:
+    """GET ``path`` of the node at ws:// ``url`` (its /health, its /metrics)."""
+    with urllib.request.urlopen("http" + url.removeprefix("ws").rstrip("/") + path, timeout=10) as response:
+        text: str = response.read().decode()
+    return text
+
+
+def node_ids(urls: list[str]) -> dict[str, str]:
+    """Each node's URL by its id (the ``node`` line of its /health), for ``--route``."""
+    ids = {}
+    for url in urls:
+        line = next(line for line in _http(url, "/health").splitlines() if line.startswith("node "))
+        ids[line.removeprefix("node ")] = url
+    return ids
+
+
+def relayed_frames(urls: list[str]) -> float:
+    """Frames the nodes received from other nodes and wrote to their clients (``cardroom_relayed_frames_total``,
+    side ``origin``), summed over the nodes."""
+    prefix = 'cardroom_relayed_frames_total{side="origin"} '
+    return sum(float(line.removeprefix(prefix)) for url in urls for line in _http(url, "/metrics").splitlines()
+               if line.startswith(prefix))
 
 
 def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: float,
-           server_cpu: float | None, redis_cpu: float | None, own_cpu: float) -> None:
+           server_cpu: float | None, redis_cpu: float | None, own_cpu: float, relayed: float = 0.0) -> None:
     """Print the figures: throughput, latency percentiles, CPU per decision, and what went wrong."""
     ordered = sorted(tally.latencies)
     n = tally.decisions
@@ -294,6 +363,10 @@ def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: flo
         note = "  <- throughput is client-paced: raise --matches" if elapsed > 0 and n / elapsed > 0.8 * cap else ""
         print(f"  pacing          {args.rate:g} msg/s per connection (server limit {RATE:g}), cap ~{cap:.0f} decisions/s, "
               f"{tally.paced:.1f} s spent waiting{note}")
+    if len(urls) > 1:
+        share = f"{100 * relayed / tally.received:.1f}%" if tally.received else "n/a"
+        routed = f", {tally.rerouted} connection(s) moved to their room's node" if args.route else ", not routed"
+        print(f"  relayed frames  {relayed:.0f} of {tally.received} received by the clients ({share}{routed})")
     if tally.errors:
         print("  errors          " + ", ".join(f"{code} {count}" for code, count in sorted(tally.errors.items())))
 
@@ -347,6 +420,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                                                       "the clients over several nodes (default ws://127.0.0.1:8765)")
     where.add_argument("--spawn", action="store_true", help="start a redis-server and a server of our own")
     parser.add_argument("--nodes", type=int, default=1, help="with --spawn: how many server nodes (default 1)")
+    parser.add_argument("--route", action="store_true",
+                        help="a connection whose room is on another node connects again to that node (as behind a "
+                             "proxy routing by node), so the relay is the exception")
     parser.add_argument("--server-pid", type=int, action="append", default=[],
                         help="with --url: a server's pid, to measure its CPU (repeat it for each node)")
     parser.add_argument("--matches", type=int, default=8, help="concurrent matches (default 8)")

@@ -54,6 +54,13 @@ class Seat:
     token: str
     game: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    node: str = ""
+    """The server node that owns the room, as the reply that granted the seat named it ("" if it did not)."""
+
+
+def _seat(reply: dict[str, Any]) -> Seat:
+    """The seat a ``seat_granted`` reply gives."""
+    return Seat(reply["room"], reply["seat"], reply["token"], reply["game"], node=str(reply.get("node") or ""))
 
 
 class Client:
@@ -76,6 +83,15 @@ class Client:
         """The public player id the server greeted us with (None for a guest)."""
         self.name = ""
         """Our name as the server normalised it."""
+        self.node = ""
+        """The server node this connection reached, as ``welcome`` named it ("" from a server that does not)."""
+        self.proxied = False
+        """``welcome`` said the connection came through a proxy the server trusts: one that may route by node."""
+        self.url = ""
+        self.key: str | None = None
+        """Where and with which player key :meth:`connect` connected: what a connection to another node repeats."""
+        self.deltas = True
+        """Whether this connection asked for view deltas (a move to another node asks the same)."""
         self.chats: dict[str, list[dict[str, Any]]] = {}
         self.presence: dict[str, dict[int, bool]] = {}
         self.closed: dict[str, str] = {}
@@ -118,6 +134,9 @@ class Client:
         player = welcome.get("player")
         client.player = player if isinstance(player, str) else None
         client.name = str(welcome.get("name") or name)
+        client.node = str(welcome.get("node") or "")
+        client.proxied = welcome.get("proxied") is True
+        client.url, client.key, client.deltas = url, key, deltas
         return client
 
     async def close(self) -> None:
@@ -160,7 +179,7 @@ class Client:
         if kind == "match_over":
             self.over[message["room"]] = message
         elif kind == "seat_granted" and isinstance(message.get("re"), int):
-            self.granted[message["re"]] = Seat(message["room"], message["seat"], message["token"], message["game"])
+            self.granted[message["re"]] = _seat(message)
         elif kind != "view":
             self._note(message)
         re = message.get("re")
@@ -355,12 +374,10 @@ class Client:
         fields: dict[str, Any] = {"nonce": new_nonce() if nonce is None else nonce}
         if seat is not None:
             fields["seat"] = seat
-        reply = await self.request("join", room=room, **fields)
-        return Seat(reply["room"], reply["seat"], reply["token"], reply["game"])
+        return _seat(await self.request("join", room=room, **fields))
 
     async def resume(self, room: str, token: str) -> Seat:
-        reply = await self.request("resume", room=room, token=token)
-        return Seat(reply["room"], reply["seat"], reply["token"], reply["game"])
+        return _seat(await self.request("resume", room=room, token=token))
 
     async def spectate(self, room: str) -> dict[str, Any]:
         return await self.request("spectate", room=room)

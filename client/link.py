@@ -44,6 +44,7 @@ from client.messages import (
     WatchersCounted,
     YourRooms,
 )
+from client.routing import routed
 
 __all__ = ["RETRY_DELAYS", "Link", "address_of", "scrub"]
 
@@ -93,6 +94,18 @@ class Link:
         self.player: str | None = None
         """Our public player id, as the server last greeted us."""
         self.renamed = asyncio.Event()
+        self.route = ""
+        """The node that owns the room we sat in (or watch) last, when the connection reached another: the next
+        connection names it (``?node=ID``: a proxy that routes by node sends it there, see client/routing.py)."""
+        self.routing = True
+        """False once a connection made to reach a room's node reached another one: this address does not route by
+        node, and the link stays where it lands (its rooms are relayed between nodes)."""
+        self.rerouting = False
+        """The connection is being closed to connect again to :attr:`route`: no lost connection to tell."""
+        self.routed: set[tuple[str, str]] = set()
+        """(room, node) pairs the link connected again for: once each, so that rooms on two nodes do not make it
+        go back and forth."""
+        self.closing: asyncio.Task[None] | None = None
         if store is not None:
             for kept in store.seats(self.address):
                 self.seats[kept.room] = Seat(kept.room, kept.seat, kept.token, kept.game)
@@ -105,7 +118,8 @@ class Link:
             while True:
                 key = self.store.key(self.address) if self.store is not None else None
                 try:
-                    client = await Client.connect(self.url, name=self.name, key=key)
+                    client = await Client.connect(routed(self.url, self.route) if self.routing else self.url,
+                                                  name=self.name, key=key)
                 except ClientError as exc:
                     if exc.code in BUSY_ERRORS:
                         failures = await self._wait(failures, scrub(_reason(exc), key))
@@ -118,12 +132,16 @@ class Link:
                     failures = await self._wait(failures, scrub(_reason(exc), key))
                     continue
                 failures = 0
+                if self.route and client.node != self.route:  # a node down meanwhile, or no routing by node at all
+                    self.routing, self.route = not self.rerouting, ""
                 self.client = client
                 self.player = client.player
                 if self.store is not None and client.name:
                     self.store.set_name(client.name)
-                self.post(Connected(self.address, connected_before))
+                if not self.rerouting:
+                    self.post(Connected(self.address, connected_before))
                 connected_before = True
+                self.rerouting = False
                 try:
                     await self._restore(client)
                     await self._pump(client)
@@ -131,6 +149,8 @@ class Link:
                     self.client = None
                     with contextlib.suppress(Exception):
                         await client.close()
+                if self.rerouting:
+                    continue
                 delay = self.delays[0]
                 failures = 1
                 self.post(Disconnected(self.address, "the connection was lost", delay))
@@ -210,9 +230,11 @@ class Link:
             self.watching[seat.room] = True
             self.keep(seat)
             self.post(SeatGranted(seat))
+            self.reroute(seat.room, message.get("node"))
         elif kind == "spectating":
             self.watching[message["room"]] = False
             self.post(Spectating(message["room"], message.get("game", "")))
+            self.reroute(str(message["room"]), message.get("node"))
         elif kind == "rooms":
             for summary in message.get("rooms") or ():
                 if summary.get("commitment"):
@@ -262,6 +284,17 @@ class Link:
             self.watching[seat.room] = True
             self.keep(seat)
             self.post(RematchReady(room, seat))
+
+    def reroute(self, room: str, node: object) -> None:
+        """The room just taken is on ``node``: if the connection reached another node through a proxy, close it and
+        connect again naming ``node`` (the seats are resumed and the rooms watched again there, as after a lost connection)."""
+        client = self.client
+        if (not self.routing or self.rerouting or not isinstance(node, str) or not node or client is None
+                or not client.node or not client.proxied or client.node == node or (room, node) in self.routed):
+            return
+        self.routed.add((room, node))
+        self.route, self.rerouting = node, True
+        self.closing = asyncio.get_running_loop().create_task(client.ws.close())
 
     # -- the seats kept on disk ----------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The server package's exception root."""
 from __future__ import annotations
 
-__all__ = ["Fenced", "ServerError", "StaleWrite", "StoreCorrupt", "StoreUnavailable", "Unreplicated"]
+__all__ = ["Fenced", "ServerError", "StaleWrite", "StoreCorrupt", "StoreMissing", "StoreUnavailable", "Unreplicated"]
 
 
 class ServerError(Exception):
@@ -26,3 +26,7 @@ class Unreplicated(ServerError):
 
 class StoreCorrupt(ServerError):
     """A room's stored snapshot and log do not replay to the version it records."""
+
+
+class StoreMissing(ServerError):
+    """A room's hash is no longer stored (its time to live ran out): nothing is written in its place."""

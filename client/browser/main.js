@@ -21,6 +21,13 @@ class App {
     this.events = new Events(this);
     this.retries = 0;
     this.screen = "";
+    // Routing by node (docs/protocol.md): the node this connection reached, the node of the table's room when
+    // it is another (the next connection names it: ?node=ID), and the (room, node) pairs moved for already.
+    this.node = "";
+    this.route = "";
+    this.routing = true;
+    this.rerouting = false;
+    this.routed = new Set();
   }
 
   start() {
@@ -69,7 +76,8 @@ class App {
 
   async connect() {
     this.setBanner("connecting…");
-    const link = new Link(serverUrl(location), {
+    const url = serverUrl(location) + (this.routing && this.route ? `?node=${encodeURIComponent(this.route)}` : "");
+    const link = new Link(url, {
       onMessage: (message, answered) => this.receive(message, answered),
       onClose: (reason) => this.lost(link, reason),
     });
@@ -89,6 +97,12 @@ class App {
       return;
     }
     this.retries = 0;
+    this.node = typeof welcome.node === "string" && welcome.proxied === true ? welcome.node : ""; // direct: stay
+    if (this.route && this.node !== this.route) { // the node is down, or this address does not route by node
+      if (this.rerouting) this.routing = false;
+      this.route = "";
+    }
+    this.rerouting = false;
     this.setBanner("");
     this.who.replaceChildren(h("span.me", {}, welcome.name || "(no name)"),
       button("change name", () => this.showName(""), { class: "small", id: "change-name" }));
@@ -104,6 +118,21 @@ class App {
     } else {
       this.showLobby();
     }
+  }
+
+  // The table's room is on another node than this connection's: connect again naming it (a proxy that routes by
+  // node sends the connection there), once per room and node; the table takes its seat back there.
+  reroute(room, node) {
+    const pair = `${room}\n${node}`;
+    if (!this.routing || this.rerouting || typeof node !== "string" || !node || !this.node || node === this.node
+        || this.routed.has(pair) || !this.link) return;
+    this.routed.add(pair);
+    this.route = node;
+    this.rerouting = true;
+    const old = this.link;
+    this.link = null;
+    old.close();
+    this.connect();
   }
 
   lost(link, reason) {
@@ -145,9 +174,11 @@ class App {
       case "seat_granted":
         identity.addSeat(message.room, message.seat, message.game, message.token);
         this.openTable(message.room, message.game, message.seat);
+        this.reroute(message.room, message.node);
         break;
       case "spectating":
         this.openTable(message.room, message.game, null);
+        this.reroute(message.room, message.node);
         break;
       case "rematch_ready":
         identity.addSeat(message.new_room, message.seat, this.table ? this.table.game : "", message.token);

@@ -4,8 +4,9 @@ pub/sub, and what the room sends back is relayed to the client's websocket.
 Each node listens on its own channel (``cardroom:relay:{node}``). A session whose client asks about a room
 that another node holds the lease of publishes the request, as it came, on the owner's channel. The owner
 serves it with a stand-in session whose peer (:class:`Relayed`) watches the room like any connection; every
-frame the room sends that peer goes back on the origin's channel, to the client's websocket. The client
-never learns which node owns what.
+frame the room sends that peer goes back on the origin's channel, to the client's websocket. The replies that
+seat or show a room name its owner (``node``), so that a client behind a proxy that routes by node may connect
+to the owner itself (deploy/haproxy.cfg): the relay is then the fallback, not the norm.
 
 Pub/sub rather than streams: the room's truth is already in Redis and every frame derives from it, so
 nothing relayed needs storing or trimming. A frame lost with a broken subscription is repaired the way a
@@ -39,6 +40,8 @@ CHANNEL = "cardroom:relay:"
 ROUTED = frozenset({"join", "resume", "spectate", "decide", "resign", "abort", "cancel", "chat", "rematch", "leave",
                     "export", "view"})
 """Requests about one room (its ``room`` field): served by the node that owns it."""
+OWNER_FRAMES = metrics.RELAYED_FRAMES.labels("owner")
+ORIGIN_FRAMES = metrics.RELAYED_FRAMES.labels("origin")
 BACKLOG = 256
 """Requests a stand-in session may have waiting before its link is dropped (the origin rate-limits them)."""
 RESUBSCRIBE = 0.5
@@ -58,6 +61,7 @@ class Relayed(Peer):
     def send(self, frame: bytes) -> None:
         if not self.dead:
             self.relay.post(self.origin, ["out", self.link, frame])
+            OWNER_FRAMES.inc()
 
     def drop(self, reason: str) -> None:
         if self.dead:
@@ -301,6 +305,7 @@ class Relay:
                     origin = self.origins.get(each)
                     if origin is not None:
                         origin.conn.send(message[2])
+                        ORIGIN_FRAMES.inc()
             elif kind == "drop":
                 origin = self.origins.get(link)
                 if origin is not None:

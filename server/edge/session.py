@@ -16,7 +16,7 @@ from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode,
 from protocol.messages import MAX_FRAME
 from server.cluster.relay import ROUTED, Relay
 from server.edge import admin, admission, computer
-from server.edge.connection import Connection
+from server.edge.connection import Connection, Socket
 from server.edge.lane import READING, Lane
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.events import Event, Events
@@ -185,6 +185,19 @@ class Session:
         relay.forward(self, node, room_id, frame)
         return True
 
+    @property
+    def node(self) -> str:
+        """This node's id, told to clients: of the node a connection reached (``welcome``), of the node that owns a
+        room (a seat's or a spectator's reply, made by the owner even for a relayed request), so that a client behind
+        a proxy may connect to the owner (``?node=ID``, deploy/haproxy.cfg) and need no relay."""
+        return self.lobby.leases.node
+
+    def proxied(self) -> bool:
+        """Whether this connection came through a trusted proxy (its PROXY or X-Forwarded-For header was believed):
+        only then may a client expect a connection naming a node to reach it."""
+        conn = self.conn
+        return isinstance(conn, Connection) and isinstance(conn.ws, Socket) and conn.ws.proxied
+
     def reply(self, re: int, kind: str, **fields: Any) -> None:
         self.conn.send(encode({"t": kind, "re": re, **fields}))
 
@@ -199,7 +212,7 @@ class Session:
         if who.player:
             self.scope = "player:" + who.player
         self.reply(re, "welcome", v=PROTOCOL_VERSION, server="cardroom", max_frame=MAX_FRAME, rate=RATE,
-                   player=who.player, name=who.name)
+                   player=who.player, name=who.name, node=self.node, proxied=self.proxied())
 
     async def on_queue(self, m: dict[str, Any], re: int) -> None:
         if self.pools is None:
@@ -245,7 +258,8 @@ class Session:
 
     async def on_play_event(self, m: dict[str, Any], re: int) -> None:
         room = await self._events("play_event").play(self.conn, m["event"])
-        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
+        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table,
+                   node=self.node)
         await self.sit(room.id, None, re)
 
     async def on_my_rooms(self, m: dict[str, Any], re: int) -> None:
@@ -297,7 +311,8 @@ class Session:
             if await self.to_owner(prior, encode(m)):  # made through another node, which owns it: it answers
                 return
             room = await self.lobby.find(prior)
-            self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
+            self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment,
+                       ranked=room.table, node=self.node)
             if m.get("sit", True):
                 await self.sit(room.id, None, re, again=True)
             return
@@ -317,7 +332,8 @@ class Session:
                                            request=request, replays=replays.setting(m.get("replays")),
                                            hosted=m.get("sit", True), address=self.address)
             place.room = room.id
-        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table)
+        self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table,
+                   node=self.node)
         if m.get("sit", True):
             await self.sit(room.id, None, re, again=bool(request), nonce=m.get("nonce", ""))
         if level is not None and self.computer is not None:
@@ -369,7 +385,7 @@ class Session:
         lines = await chat.past(self.lobby.store, room, watching)
         if room.closed:  # cancelled or expired while the above was read
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room.id} was {room.closed}")
-        self.reply(re, kind, room=room.id, game=room.game.name, **fields)
+        self.reply(re, kind, room=room.id, game=room.game.name, node=self.node, **fields)
         room.watch(self.conn, watching)
         room.send_entry(self.conn, watching, re)
         over = room.over_frame()

@@ -557,7 +557,7 @@ class Pools:
         async with self.redis.pipeline(transaction=False) as pipe:
             for seat, (ticket, info) in enumerate(group):
                 told = {"room": room.id, "game": game_name, "seat": seat, "token": tokens[seat], "rated": rated,
-                        "opponent": names[1 - seat], "computer": computer}
+                        "opponent": names[1 - seat], "computer": computer, "node": self.lobby.leases.node}
                 pipe.set(_paired_key(info["holder"], ticket), msgpack.packb(told), ex=PAIRED_TTL)
                 node = info["holder"].split("|", 1)[0]
                 pubsub.publish(self.redis, pipe, channel_of(node), msgpack.packb(["paired", ticket, info["holder"]]))

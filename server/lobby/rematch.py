@@ -1,12 +1,15 @@
 """Rematch: once a match has ended and every seat asked for it, a new room with the seats swapped.
 
-The offers live in memory: a server restart forgets them (each seat sends ``rematch`` again).
+The offers are stored with the room (``rematch:{seat}``, with the seat's nonce), and so is the new room once
+made (``rematched``): any node serving the finished room next (its node died, or another node loaded it)
+completes the rematch, and two nodes completing it at once agree on one new room.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
+from server.lobby import retries
 from server.rooms.peer import Peer
 
 if TYPE_CHECKING:
@@ -30,11 +33,12 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
     async with room.lock:
         if room.rematched is not None:
             new, tokens = room.rematched
-            _deliver(room, new, [(conn, seat)], tokens, conn, re)
+            _deliver(lobby, room, new, [(conn, seat)], tokens, conn, re)
             return
-        room.rematch_offers.add(seat)
-        room.rematch_nonces[seat] = nonce
-        if len(room.rematch_offers) < len(room.seats):
+        made = room.rematch_room
+        if not made:
+            room.rematch_nonces, made = await room.offer("rematch", seat, nonce)
+        if not made and len(room.rematch_nonces) < len(room.seats):
             offered = {"t": "rematch_offered", "room": room.id, "seat": seat}
             conn.send(encode({**offered, "re": re}))
             frame = encode({**offered, "re": None})
@@ -42,8 +46,23 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
                 if watcher is not conn:
                     watcher.send(frame)
             return
+        if made:  # completed by another node, or by this node's run before: this seat takes its place there
+            room.rematch_room = made
+            new = await lobby.find(made)
+            new_seat = swapped(seat, len(room.seats))
+            tokens = {seat: (new_seat, await _take(new, new_seat, room, seat))}
+            _deliver(lobby, room, new, [(conn, seat)], tokens, conn, re)
+            return
         new = await lobby.create(room.game.name, room.options, None, spectator_chat=room.spectator_chat, replays=room.replays,
                                  clock=room.clock.limits.data(), hosted=True)
+        made = await room.store.rematched(room.id, new.id)
+        room.rematch_room = made
+        if made != new.id:  # another node made it first: ours, never seated, is abandoned like any such room
+            new = await lobby.find(made)
+            new_seat = swapped(seat, len(room.seats))
+            tokens = {seat: (new_seat, await _take(new, new_seat, room, seat))}
+            _deliver(lobby, room, new, [(conn, seat)], tokens, conn, re)
+            return
         count = len(room.seats)
         tokens = {}
         for old in range(count):
@@ -53,17 +72,28 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
     holders = [(c, s) for c, s in room.watchers.items() if s is not None]
     if conn not in room.watchers:
         holders.append((conn, seat))
-    _deliver(room, new, holders, tokens, conn, re)
+    _deliver(lobby, room, new, holders, tokens, conn, re)
 
 
-def _deliver(room: Room, new: Room, holders: list[tuple[Peer, int]], tokens: dict[int, tuple[int, str]],
+async def _take(new: Room, new_seat: int, room: Room, old: int) -> str:
+    """A token for ``new_seat`` of a rematch made elsewhere: the seat claimed for the holder of seat ``old`` of the
+    finished ``room`` if its maker stopped before it was, else given a new token (the one made went to the maker's
+    connections)."""
+    if new.seats[new_seat] is None:
+        _, token = await new.claim(new_seat, room.names[old], room.owners[old], room.rematch_nonces.get(old, ""))
+        return token
+    return await retries.reissue(new, new_seat)
+
+
+def _deliver(lobby: Lobby, room: Room, new: Room, holders: list[tuple[Peer, int]], tokens: dict[int, tuple[int, str]],
              conn: Peer, re: int) -> None:
-    """Each holder of an old seat gets its new seat's token, then watches the new room and gets its view."""
+    """Each holder of an old seat gets its new seat's token (and the node serving the new room), then watches the
+    new room and gets its view."""
     for holder, old in holders:
         new_seat, new_token = tokens[old]
         holder.send(encode({
             "t": "rematch_ready", "room": room.id, "new_room": new.id, "seat": new_seat, "token": new_token,
-            "re": re if holder is conn else None,
+            "node": lobby.leases.node, "re": re if holder is conn else None,
         }))
         new.watch(holder, new_seat)
         new.send_view(holder, new_seat, [], None, new.history.recent(new_seat), whole=True)

@@ -17,7 +17,7 @@ from prometheus_client.registry import Collector
 __all__ = [
     "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "IGNORED_FORWARDING", "KICKS",
     "OUTBOX_DROPS", "RATE_LIMITED", "Counted",
-    "REFUSED", "RELAYED", "ROOMS", "STALLED_DROPS", "UNREPLICATED", "RoomCollector", "scrape",
+    "REFUSED", "RELAYED", "RELAYED_FRAMES", "ROOMS", "STALLED_DROPS", "UNREPLICATED", "RoomCollector", "scrape",
 ]
 
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -41,6 +41,10 @@ ERRORS = Counter("cardroom_errors", "Error replies sent, by code", ["code"])
 RELAYED = Counter("cardroom_relayed_requests",
                   "Requests about a room another node owns: relayed to it (out) or served for another node (in)",
                   ["direction"])
+RELAYED_FRAMES = Counter("cardroom_relayed_frames",
+                         "Frames for a client of another node: sent by the room's owner (owner), or received from it "
+                         "and written to the client's websocket (origin); a client routed to its room's owner costs none",
+                         ["side"])
 KICKS = Counter("cardroom_kicks", "Connections the operator dropped (admin kick)")
 UNREPLICATED = Counter("cardroom_unreplicated_commits",
                        "Decisions answered unavailable: fewer replicas than --min-replicas-acked confirmed them in time")

@@ -16,7 +16,7 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, Fields, ProtocolError, encode
 from protocol.delta import diff
-from server.errors import Fenced, Unreplicated
+from server.errors import Fenced, StoreMissing, Unreplicated
 from server.ops import metrics
 from server.players import standings
 from server.rooms import clock as clocks
@@ -116,19 +116,21 @@ class Room:
         self.history = History(complete=record.version == 0)
         self.closed = ""
         """Why the room was closed (``cancelled``, ``expired``), once it was."""
-        self.rematch_offers: set[Seat] = set()
-        """Seats that asked for a rematch of the finished match."""
-        self.rematch_nonces: dict[Seat, str] = {}
-        """The nonce each of those seats sent for the rematch's deal."""
+        self.rematch_nonces: dict[Seat, str] = dict(record.rematch_nonces)
+        """The seats that asked for a rematch of the finished match, each with the nonce it sent for the new deal
+        (as stored with the room: a node that serves it next knows them)."""
         self.rematched: tuple[Room, dict[Seat, tuple[Seat, str]]] | None = None
-        """The new room and, by old seat, its new seat and token, once every seat asked for a rematch."""
+        """The new room and, by old seat, its new seat and token, once every seat asked for a rematch here."""
+        self.rematch_room = record.rematched
+        """The id of the room the rematch is played in, as stored ("" while there is none)."""
         self.owners: list[str] = list(record.owners) + [""] * (len(record.seats) - len(record.owners))
         now = time.time()
         self.clock = clocks.Clock.load(clocks.Limits.from_data(record.limits), len(self.seats), record.clock, alive, now)
         self.clock.sync(game, state, all(self.seats), now)
         self.away: dict[Seat, float] = dict.fromkeys(range(len(self.seats)), now)
         """Seats no connection watches, and since when (wall time)."""
-        self.abort_offers: set[Seat] = set()
+        self.abort_offers: set[Seat] = set(record.abort_offers)
+        """The seats that offer to abort the running match (stored with the room, so a move keeps them)."""
         self.link = record.link
         """The last log record's link in the log's chain (server/rooms/snapshots.py)."""
         self.fence: int | None = None
@@ -678,7 +680,7 @@ class Room:
             if not self.game.abortable(self.state):
                 raise ProtocolError(ErrorCode.TOO_LATE, f"too late to abort the match in room {self.id}: "
                                                         "the first duel (or attack) has been resolved; resign instead")
-            self.abort_offers.add(seat)
+            self.abort_offers = set((await self.offer("abort", seat))[0])
             if len(self.abort_offers) == len(self.seats):
                 await self._apply(seat, {"kind": "abort"}, conn, re, by_server=True)
                 return
@@ -687,6 +689,16 @@ class Room:
             for other in list(self.watchers):
                 if other is not conn:
                     other.send(encode({**offer, "re": None}))
+
+    async def offer(self, kind: str, seat: Seat, value: str = "") -> tuple[dict[Seat, str], str]:
+        """Store ``seat``'s offer to ``abort`` or to ``rematch`` (with ``value``) with the room; every seat's offer of
+        that kind as stored now, and the room the rematch is played in ("" while none is)."""
+        try:
+            return await self.store.offer(self.id, kind, seat, value, len(self.seats), None if self.over else self.fence)
+        except Fenced:
+            raise self.lost() from None
+        except StoreMissing:
+            raise ProtocolError(ErrorCode.UNKNOWN_ROOM, f"room {self.id} is no longer kept") from None
 
     def _playing(self, token: str) -> Seat:
         """The seat ``token`` holds, in a match that has started and not ended; the caller holds the lock."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgpack
@@ -33,7 +33,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
-from server.errors import Fenced, StaleWrite, StoreUnavailable
+from server.errors import Fenced, StaleWrite, StoreMissing, StoreUnavailable
 from server.store import keys
 from server.store.group import Group
 from server.store.lease import LEASE_MS
@@ -66,7 +66,7 @@ local function archive(k, a)
   local rec = {}
   for i = 1, #fields, 2 do
     local f = fields[i]
-    if f ~= 'state' and f ~= 'out' and f ~= 'settle' and string.sub(f, 1, 5) ~= 'seat:' then
+    if f ~= 'state' and f ~= 'out' and f ~= 'settle' and string.sub(f, 1, 5) ~= 'seat:' and string.sub(f, 1, 6) ~= 'abort:' then
       rec[#rec + 1] = f
       rec[#rec + 1] = fields[i + 1]
     end
@@ -164,6 +164,26 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
+# A seat's offer (``abort:{seat}`` or ``rematch:{seat}``, the value after "="), kept with the room so that the node
+# serving it next knows it. KEYS: room; ARGV: fence ("" for a finished match: no lease), kind, seat, value, seats.
+# -1 fenced off, -2 no such room; else {the rematch made ("" if none), then each seat's offer ("" for none)}.
+_OFFER = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -2 end
+if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return -1 end
+local out = {redis.call('HGET', KEYS[1], 'rematched') or ''}
+if out[1] == '' then redis.call('HSET', KEYS[1], ARGV[2] .. ':' .. ARGV[3], '=' .. ARGV[4]) end
+for i = 0, tonumber(ARGV[5]) - 1 do out[#out + 1] = redis.call('HGET', KEYS[1], ARGV[2] .. ':' .. i) or '' end
+return out
+"""
+
+# The room a finished match's rematch is played in, unless one was set before (another node completed it first):
+# the one that stands (no longer stored: nothing is written). KEYS: room; ARGV: the new room.
+_REMATCHED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return ARGV[1] end
+redis.call('HSETNX', KEYS[1], 'rematched', ARGV[1])
+return redis.call('HGET', KEYS[1], 'rematched')
+"""
+
 # A match that ended outside a decision: archive, once, and record what remains to write (``out``).
 _FINISH = _ARCHIVE + """
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
@@ -243,6 +263,12 @@ class RoomRecord:
     seat taken a while later, that step was cut (its node stopped) and the room is abandoned."""
     out: bytes = b""
     """The finished match's writes outside its slot not yet done (a packed :class:`Outbox`; empty: none)."""
+    abort_offers: tuple[int, ...] = ()
+    """The seats that offer to abort the match (``abort:{n}``)."""
+    rematch_nonces: dict[int, str] = field(default_factory=dict)
+    """The seats that asked for a rematch, each with its nonce for the new deal (``rematch:{n}``)."""
+    rematched: str = ""
+    """The room the rematch is played in, once every seat asked for it."""
 
 
 _key = keys.room
@@ -290,6 +316,8 @@ class Store:
         self._reissue = self.redis.register_script(_REISSUE)
         self._daily = self.redis.register_script(_DAILY)
         self._done = self.redis.register_script(_DONE)
+        self._offer = self.redis.register_script(_OFFER)
+        self._rematched = self.redis.register_script(_REMATCHED)
 
     async def ping(self) -> None:
         try:
@@ -427,6 +455,24 @@ class Store:
         if not done:
             raise StaleWrite(f"room {room}: stored version is no longer {expected}")
 
+    async def offer(self, room: str, kind: str, seat: int, value: str, seats: int,
+                    fence: int | None = None) -> tuple[dict[int, str], str]:
+        """Store a seat's offer (``kind`` ``abort`` or ``rematch``, with ``value``) with the room, in one atomic step
+        (refused with :class:`Fenced` once another node has taken the room over); returns every seat's offer of
+        that kind as stored now, and the room its rematch is played in ("" while none is): then nothing is stored."""
+        done = await self._offer(keys=[_key(room)], args=["" if fence is None else str(fence), kind, seat, value, seats])
+        if done == -1:
+            raise Fenced(f"room {room}: another node has taken it over")
+        if done == -2:
+            raise StoreMissing(f"room {room} is no longer stored")
+        made, *offers = (v.decode() if isinstance(v, bytes) else str(v) for v in done)
+        return {n: offer[1:] for n, offer in enumerate(offers) if offer}, made
+
+    async def rematched(self, room: str, new: str) -> str:
+        """Record ``new`` as the room of ``room``'s rematch, unless another was recorded first: the one that stands."""
+        made = await self._rematched(keys=[_key(room)], args=[new])
+        return made.decode() if isinstance(made, bytes) else str(made)
+
     async def version(self, room: str) -> int | None:
         """The stored version of a room (None if there is no such room)."""
         raw = await self.redis.hget(_key(room), "version")
@@ -554,6 +600,10 @@ class Store:
             replays=raw.get(b"replays", b"everyone").decode(),
             hosted=b"hosted" in raw,
             out=raw.get(b"out", b""),
+            abort_offers=tuple(n for n in range(count) if f"abort:{n}".encode() in raw),
+            rematch_nonces={n: raw[f"rematch:{n}".encode()].decode()[1:] for n in range(count)
+                            if f"rematch:{n}".encode() in raw},
+            rematched=raw.get(b"rematched", b"").decode(),
         )
 
     async def add_score(self, table: str, member: str, points: int) -> None:
