@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "cardroom:relay:"
 """``cardroom:relay:{node}``: what other nodes send this node."""
 ROUTED = frozenset({"join", "resume", "spectate", "decide", "resign", "abort", "cancel", "chat", "rematch", "leave",
-                    "export"})
+                    "export", "replay"})
 """Requests about one room (its ``room`` field): served by the node that owns it."""
 BACKLOG = 256
 """Requests a stand-in session may have waiting before its link is dropped (the origin rate-limits them)."""
