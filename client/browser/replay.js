@@ -212,19 +212,19 @@ export class Replay {
   }
 
   // The step's table as the game's module draws it; in the full view, every hand below it from its own seat's view.
+  // What a live table remembers from the events of each view (the damage of the last duel and its reasons, what
+  // followed an attack's result, the labels of the choices offered) is rebuilt from every step up to this one.
   table(step) {
     const board = BOARDS[this.game];
     const seat = this.seatOf(this.viewer);
-    const shown = new Shown(this, step.views[this.viewer], seat);
-    if (board.events) { // what the last duel dealt, and why: from the events of the step that made it
-      for (let k = this.n; k >= 0; k -= 1) {
-        const events = this.steps[k].events[this.viewer] || [];
-        if (events.some((e) => e.kind === "fight")) {
-          board.events(shown, events);
-          break;
-        }
+    const shown = new Shown(this, null, seat);
+    if (board.events) {
+      for (let k = 0; k <= this.n; k += 1) {
+        shown.view = this.steps[k].views[this.viewer];
+        board.events(shown, this.steps[k].events[this.viewer] || []);
       }
     }
+    shown.view = step.views[this.viewer];
     const parts = [board.board(shown)];
     if (seat === null && board.hand) {
       for (let s = 0; s < this.seats; s += 1) {

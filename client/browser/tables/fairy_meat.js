@@ -227,7 +227,8 @@ function hand(t) {
   const cards = v.hand || [];
   const down = v.my_face_down || [];
   if (!v.combat) return h("p.quiet#hand", {}, "No combat hand (no combat).");
-  const lock = v.my_choice ? h("div.lock#my-choice", {}, `${LOCK} you locked in: ${choiceText(t, v.my_choice)}`) : null;
+  const whose = t.replaying ? `${t.nameOf(t.seat)} locked in` : "you locked in";
+  const lock = v.my_choice ? h("div.lock#my-choice", {}, `${LOCK} ${whose}: ${choiceText(t, v.my_choice)}`) : null;
   return h("div", {},
     h("div.hand#hand", {}, cards.map((card, i) => {
       const mark = handMark(t, i, t.legal.some((d) => concerns(d, card.code)));
