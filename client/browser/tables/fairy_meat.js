@@ -161,8 +161,10 @@ function combatSide(t, s) {
     else card = "—";
   }
   const who = t.seat === null ? t.nameOf(s.seat) : own ? "You" : "Opponent";
+  const sealed = locked && ![direction, trumps, card].some((cell) => cell.includes(LOCK)); // a choice of another step
   return h("div.combat-side", { id: `combat-${s.seat}` },
     h("strong", {}, `${who}: `), `${s.hand_count} card${s.hand_count === 1 ? "" : "s"} in hand`,
+    sealed ? ` · ${LOCK} locked in${own && choice ? `: ${choiceText(t, choice)}` : ""}` : "",
     h("div", {}, `direction ${direction} · Trumps ${trumps} · card ${card}`));
 }
 
