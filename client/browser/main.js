@@ -185,7 +185,7 @@ class App {
 
   // -- screens ----------------------------------------------------------------------------------
 
-  // Whatever screen is open stops listening (its keys, its timers) before another is drawn.
+  // The replay stops listening to the keys before another screen is drawn.
   stopReplay() {
     if (this.replay) this.replay.stop();
     this.replay = null;
