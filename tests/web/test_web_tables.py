@@ -205,12 +205,14 @@ async def cornfield_table(host: Client, me: Player, name: str) -> Seat:
     return seat
 
 
-async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server_url: str) -> None:
+async def test_a_blocked_card_is_marked_with_its_reason_and_a_tap_asks_why(chromium: str, server_url: str) -> None:
     async with await Client.connect(server_url, name="blocker") as host, chromium_browser(chromium) as browser:
         me = await Player.open(await phone(browser), server_url, touch=True)
         await cornfield_table(host, me, "blocked")
         dragon = me.page.locator(".card", has_text="Dragon")
-        assert "not playable now" in await dragon.inner_text() and "unplayable" in (await dragon.get_attribute("class") or "")
+        assert "unplayable" in (await dragon.get_attribute("class") or "")
+        assert "not playable now: may not be played while the Cornfield Witch is in your hand" in await dragon.inner_text(), \
+            "the server's reason, on the card before any tap"
         await me.press(f"#{await dragon.get_attribute('id')}")
         await me.press("#why")
         status = me.page.locator("#status", has_text="refused")
@@ -218,7 +220,7 @@ async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server
         refused = await status.inner_text()
         assert "may not be played while the Cornfield Witch is in your hand" in refused and "slot" not in refused, refused
         assert (await me.table())["version"] == 0, "nothing was played"
-        await me.press(f"#{await me.page.locator('.card', has_text='Cornfield').get_attribute('id')}")
+        await me.press(f"#{await me.page.locator('.card.witch', has_text='Cornfield Witch').get_attribute('id')}")
         assert "refused" not in await me.page.locator("#status").inner_text(), "a new tap clears the refusal"
         await me.press("#lock-in")
         await me.wait_table(f"{answered(0)}", "the witch locked in")
