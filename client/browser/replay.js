@@ -3,8 +3,9 @@
 // The page has no engine: the server rebuilds the match from its record and sends every step's views (`replay`,
 // a page of steps at a time). Each table is drawn by the game's own module, as at a live table.
 //
-// Taps: ⏮ ‹ › ⏭ step, ⚔ jumps to the previous or next duel (Creature Wars) or attack (Fairy Meat), the view
-// button switches views. Keys: ← → a decision, Home / End, p / n the duels, v the view, Esc back.
+// Taps: First, Back, Next, Last step; the duel (Creature Wars) or attack (Fairy Meat) buttons jump to the previous
+// or next one; the view button switches views. Keys: the arrows a decision, Home / End, p / n the duels, v the
+// view, Esc back.
 
 import { button, clear, h } from "./dom.js";
 import { title } from "./games.js";
@@ -196,7 +197,7 @@ export class Replay {
     const seat = this.seatOf(this.viewer);
     const shown = new Shown(this, null, seat);
     const head = [h("strong", {}, `Decision ${step.step}/${this.last}`)];
-    if (step.mark) head.push(this.game === "creature_wars" ? " · ⚔ duel" : " · ⚔ attack");
+    if (step.mark) head.push(this.game === "creature_wars" ? " · a duel resolved" : " · an attack resolved");
     if (this.viewName()) head.push(h("em", {}, ` · ${this.viewName()}`));
     let said = "The deal.";
     if (step.seat !== null && step.seat !== undefined) {
@@ -240,15 +241,15 @@ export class Replay {
     const end = this.steps.length - 1;
     const at = this.n;
     const out = [
-      button("⏮", () => this.go(0), { id: "replay-first", "aria-label": "the deal", disabled: at <= 0 }),
+      button("First", () => this.go(0), { id: "replay-first", "aria-label": "the deal", disabled: at <= 0 }),
       button("‹ Back", () => this.go(at - 1), { id: "replay-prev", disabled: at <= 0 }),
-      button("Next ›", () => this.go(at + 1), { id: "replay-next", class: "primary", disabled: at >= end }),
-      button("⏭", () => this.go(end), { id: "replay-last", "aria-label": "the last decision", disabled: at >= end }),
+      button("Next", () => this.go(at + 1), { id: "replay-next", class: "primary", disabled: at >= end }),
+      button("Last", () => this.go(end), { id: "replay-last", "aria-label": "the last decision", disabled: at >= end }),
     ];
     if (this.marks.length) {
       const what = this.game === "creature_wars" ? "duel" : "attack";
-      out.push(button(`‹ ⚔`, () => this.mark(-1), { id: "replay-mark-prev", "aria-label": `the previous ${what}` }),
-        button(`⚔ ›`, () => this.mark(1), { id: "replay-mark-next", "aria-label": `the next ${what}` }));
+      out.push(button(`‹ ${what}`, () => this.mark(-1), { id: "replay-mark-prev", "aria-label": `the previous ${what}` }),
+        button(`Next ${what}`, () => this.mark(1), { id: "replay-mark-next", "aria-label": `the next ${what}` }));
     }
     if (this.seats > 1) {
       out.push(button(this.viewer === 0 ? "View: all" : `View: ${this.names[this.viewer - 1] || `Player ${this.viewer}`}`,

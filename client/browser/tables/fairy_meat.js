@@ -1,7 +1,8 @@
 // Fairy Meat, as the terminal's table shows it (client/screens/fairy_meat.py): the duel, round, order, whose turn and
 // the phase; every fairy's points, weapon, conditions, mushrooms, bonus cards, Order cards and whether she has acted;
 // the combat under way with the sealed state of each side (a declaration, Trumps and a card locked in show only as
-// 🔒 to the other seat, face-down Trumps only as 🂠, your own face-down Trumps and your locked-in choice to you);
+// "locked in" to the other seat, face-down Trumps only by their number, your own face-down Trumps and your
+// locked-in choice to you);
 // the last attack's reveal with each side's cards and final value, every step of the sum and what followed it (the
 // Ace of Spades doubling, hits, Nasty Hits, a drawn wrestle: the damage and its reasons); the Spoils Heap and the
 // Fairy Deck; and the combat hand. Tap a card to see the decisions that play it (a card no decision plays says why,
@@ -10,8 +11,7 @@
 import { h } from "../dom.js";
 import { cardReason, facts, handMark, moveButtons, playingCard } from "./common.js";
 
-const LOCK = "🔒";
-const FACE_DOWN = "🂠";
+const LOCKED = "locked in";
 const REVEAL_EXTRAS = new Set(["ace_of_spades", "wrestle_draw", "hit", "nasty_hit"]);
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const PHASE_NAMES = {
@@ -118,10 +118,10 @@ function fairy(t, f) {
   if (v.turn_fairy === f.index) classes.push("acting");
   if (mine) classes.push("mine");
   const fighting = v.combat && (v.combat.fighters || []).includes(f.index);
-  const marks = `${v.turn_fairy === f.index ? "▶ " : ""}${banded(v) && fighting ? "⚔ " : ""}`;
   const label = banded(v) ? `${t.nameOf(f.seat)}'s fairy ${f.letter}` : t.nameOf(f.seat);
   return h("div", { class: classes.join(" "), id: `fairy-${f.index}` },
-    h("div.fairy-name", {}, marks, label, mine ? " (you)" : "", f.dead ? " · DEAD" : ""),
+    h("div.fairy-name", {}, label, mine ? " (you)" : "", f.dead ? " · DEAD" : "", v.turn_fairy === f.index ? " · to act" : "",
+      banded(v) && fighting ? " · fighting" : ""),
     h("div", {}, `Live ${f.live} · Kill ${f.kill} · Twinkle ${f.twinkle}`),
     h("div", {}, f.weapon_title ? `weapon: ${f.weapon_title}` : "weapon: (not chosen yet)"),
     f.condition_titles && f.condition_titles.length ? h("div.conditions", {}, f.condition_titles.join(", ")) : null,
@@ -138,33 +138,33 @@ function combatSide(t, s) {
   const choice = own ? v.my_choice : null;
   const waiting = (v.waiting_for || []).includes(s.seat);
   let direction = s.direction ? String(s.direction).toUpperCase() : "—";
-  if (!s.direction && choice && choice.kind === "declare") direction = `${LOCK} ${String(choice.direction).toUpperCase()} (sealed)`;
-  else if (!s.direction && locked && v.phase === "declare") direction = `${LOCK} locked in`;
+  if (!s.direction && choice && choice.kind === "declare") direction = `${LOCKED}: ${String(choice.direction).toUpperCase()} (sealed)`;
+  else if (!s.direction && locked && v.phase === "declare") direction = LOCKED;
   let trumps = "";
   if (s.trumps && s.trumps.length) trumps = `${faces(s.trumps)}${s.colour ? ` (${s.colour})` : ""}`;
   else if (own && (v.my_face_down || []).length) trumps = `${faces(v.my_face_down)} face down (only you see them)`;
-  else if (s.face_down) trumps = `${Array(s.face_down).fill(FACE_DOWN).join(" ")} (${s.face_down} face down)`;
+  else if (s.face_down) trumps = `${s.face_down} face down`;
   if (s.wild_points) trumps += ` ${s.points || 0} point(s) as ${s.wild_points} Wild Trumps`;
   else if (s.points) trumps += ` ${s.points} point(s) kept as Trumps`;
   if (!trumps) {
-    if (choice && choice.kind === "trumps") trumps = `${LOCK} ${choiceText(t, choice)}`;
-    else if (locked && v.phase === "trumps") trumps = `${LOCK} locked in`;
+    if (choice && choice.kind === "trumps") trumps = `${LOCKED}: ${choiceText(t, choice)}`;
+    else if (locked && v.phase === "trumps") trumps = LOCKED;
     else if (v.phase === "trumps" && waiting) trumps = "choosing…";
     else trumps = "none";
   }
   let card = s.card ? s.card.face : "";
   if (s.wild && s.wild.length) card += `${card ? " " : ""}wild ${faces(s.wild)}`;
   if (!card) {
-    if (choice && ["numbered", "wild", "no_card"].includes(choice.kind)) card = `${LOCK} ${choiceText(t, choice)}`;
-    else if (locked && v.phase === "numbered") card = `${LOCK} locked in`;
+    if (choice && ["numbered", "wild", "no_card"].includes(choice.kind)) card = `${LOCKED}: ${choiceText(t, choice)}`;
+    else if (locked && v.phase === "numbered") card = LOCKED;
     else if (v.phase === "numbered" && waiting) card = "choosing…";
     else card = "—";
   }
   const who = t.seat === null ? t.nameOf(s.seat) : own ? "You" : "Opponent";
-  const sealed = locked && ![direction, trumps, card].some((cell) => cell.includes(LOCK)); // a choice of another step
+  const sealed = locked && ![direction, trumps, card].some((cell) => cell.includes(LOCKED)); // a choice of another step
   return h("div.combat-side", { id: `combat-${s.seat}` },
     h("strong", {}, `${who}: `), `${s.hand_count} card${s.hand_count === 1 ? "" : "s"} in hand`,
-    sealed ? ` · ${LOCK} locked in${own && choice ? `: ${choiceText(t, choice)}` : ""}` : "",
+    sealed ? ` · ${LOCKED}${own && choice ? `: ${choiceText(t, choice)}` : ""}` : "",
     h("div", {}, `direction ${direction} · Trumps ${trumps} · card ${card}`));
 }
 
@@ -196,12 +196,12 @@ function reveal(t) {
     const parts = [s.card ? face(s.card) : "no card"];
     if ((s.wild || []).length) parts.push(`wild ${faces(s.wild)}`);
     if ((s.trumps || []).length) parts.push(`Trumps ${faces(s.trumps)}${s.colour ? ` (${s.colour})` : ""}`);
-    if (s.face_down) parts.push(`${Array(s.face_down).fill(FACE_DOWN).join(" ")} kept face down, not used`);
+    if (s.face_down) parts.push(`${s.face_down} kept face down, not used`);
     if (s.points) parts.push(`${s.points} point(s) as Trumps`);
     if (s.direction) parts.push(String(s.direction).toUpperCase());
     const name = seatName(t, s.seat);
     return h("div.reveal-side", {}, h("strong", {}, `${opening(name)}: `), parts.join(" · "),
-      h("strong", {}, ` → ${s.value === null || s.value === undefined ? "none" : s.value}`));
+      h("strong", {}, ` · final value ${s.value === null || s.value === undefined ? "none" : s.value}`));
   });
   const steps = (l.steps || []).map((s) => t.named(String(s)));
   const extra = t.fmExtra && t.fmExtra.key === recordKey(l) ? t.fmExtra.texts : [];
@@ -230,7 +230,7 @@ function hand(t) {
   const down = v.my_face_down || [];
   if (!v.combat) return h("p.quiet#hand", {}, "No combat hand (no combat).");
   const whose = t.replaying ? `${t.nameOf(t.seat)} locked in` : "you locked in";
-  const lock = v.my_choice ? h("div.lock#my-choice", {}, `${LOCK} ${whose}: ${choiceText(t, v.my_choice)}`) : null;
+  const lock = v.my_choice ? h("div.lock#my-choice", {}, `${whose}: ${choiceText(t, v.my_choice)}`) : null;
   return h("div", {},
     h("div.hand#hand", {}, cards.map((card, i) => {
       const mark = handMark(t, i, t.legal.some((d) => concerns(d, card.code)));
@@ -267,11 +267,11 @@ export default {
     const timed = v.timer ? ` · ${v.timer.seat === t.seat ? "your" : `${seatName(t, v.timer.seat)}'s`} decision is timed (${v.timer.seconds} s)` : "";
     if (t.seat === null) {
       const waiting = (v.waiting_for || []).map((s) => t.nameOf(s)).join(", ");
-      const shown = [0, 1].filter((s) => locked[s]).map((s) => ` · ${t.nameOf(s)} ${LOCK} locked in`).join("");
+      const shown = [0, 1].filter((s) => locked[s]).map((s) => ` · ${t.nameOf(s)} ${LOCKED}`).join("");
       return `${PHASE_NAMES[v.phase] || v.phase}${waiting ? ` · waiting for ${waiting}` : ""}${shown}${timed}`;
     }
     if (t.legal.length) {
-      return `your move: ${PHASE_PROMPTS[v.phase] || v.phase}${locked[1 - t.seat] ? ` · opponent ${LOCK} locked in` : ""}${timed}`;
+      return `your move: ${PHASE_PROMPTS[v.phase] || v.phase}${locked[1 - t.seat] ? ` · opponent ${LOCKED}` : ""}${timed}`;
     }
     if (v.my_choice) return `you locked in ${choiceText(t, v.my_choice)}: waiting for the opponent${timed}`;
     return `waiting for the opponent${timed}`;
