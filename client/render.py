@@ -150,12 +150,14 @@ def blocked_reasons(cards: Sequence[Mapping[str, Any]], blocked: Sequence[str | 
 
 def blocked_text(cards: Sequence[Mapping[str, Any] | None], blocked: Sequence[str | None]) -> Text:
     """The server's reasons why cards (playing cards, by face; an empty slot None) have no move now, one line per
-    reason with the cards it holds back ("✗ 5♦: 5♦ cannot be gathered: …"); empty when nothing is held back."""
+    reason with the cards it holds back ("✗ 5♦, 4♦: …"; a reason that names its one card first is said alone:
+    "✗ 5♦ cannot be gathered: …"); empty when nothing is held back."""
     out = Text()
     for reason, slots in blocked_reasons([card or {} for card in cards], blocked):
         if out:
             out.append("\n")
-        out.append(f"✗ {', '.join(str((cards[n] or {}).get('face', n + 1)) for n in slots)}: ", style="bold")
+        named = ", ".join(str((cards[n] or {}).get("face", n + 1)) for n in slots)
+        out.append(f"✗ {'' if reason.startswith(named + ' ') else named + ': '}", style="bold")  # a reason naming its card
         out.append(reason)
     return out
 

@@ -183,3 +183,5 @@ def test_blocked_playing_cards_are_told_by_face_one_line_per_reason() -> None:
     text = blocked_text(cards, [why, None, why, None]).plain
     assert text == f"✗ 5♦, 4♦: {why}", "an empty slot and a playable card say nothing"
     assert blocked_text(cards, []).plain == "" and blocked_text(cards, [None] * 4).plain == ""
+    named = "9♠ cannot be gathered: the spades pile's top card is K♠"
+    assert blocked_text(cards, [None, None, None, named]).plain == f"✗ {named}", "a reason naming its card, said once"
