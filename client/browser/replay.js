@@ -69,7 +69,8 @@ export class Replay {
     this.navEl = h("div.replay-nav#replay-nav", { role: "group", "aria-label": "step through the replay" });
     this.titleEl = h("div.table-title#table-title");
     this.root = h("div.replay-screen", { dataset: { room, step: "", loaded: "no" } },
-      h("div.table-head", {}, button("‹ Back", () => this.leave(), { id: "replay-back", class: "small" }), this.titleEl),
+      h("div.table-head", {}, button(back === "table" ? "‹ Table" : "‹ Lobby", () => this.leave(), { id: "replay-back", class: "small" }),
+        this.titleEl),
       this.whereEl, this.boardEl,
       h("section.panel", {}, h("h3", {}, "This decision"), this.eventsEl),
       this.navEl);
@@ -170,7 +171,7 @@ export class Replay {
   render() {
     const step = this.steps[this.n];
     Object.assign(this.root.dataset, { step: step ? String(step.step) : "", last: String(this.last),
-      viewer: String(this.viewer) });
+      viewer: String(this.viewer), game: this.game });
     clear(this.titleEl, h("strong", {}, "Replay"), ` · ${this.game ? title(this.game) : ""} · room ${this.room}`);
     if (this.problem && !step) {
       this.whereEl.textContent = `No replay: ${this.problem}`;
