@@ -22,6 +22,7 @@ __all__ = [
     "TYPE_COLOURS",
     "WITCH_COLOUR",
     "blocked_reasons",
+    "blocked_text",
     "card_colour",
     "card_label",
     "damage_line",
@@ -145,6 +146,20 @@ def blocked_reasons(cards: Sequence[Mapping[str, Any]], blocked: Sequence[str | 
         if reason and i != locked_slot and not card.get("cooldown") and not card.get("banned"):
             out.setdefault(reason, []).append(i)
     return list(out.items())
+
+
+def blocked_text(cards: Sequence[Mapping[str, Any] | None], blocked: Sequence[str | None]) -> Text:
+    """The server's reasons why cards (playing cards, by face; an empty slot None) have no move now, one line per
+    reason with the cards it holds back ("✗ 5♦, 4♦: …"; a reason that names its one card first is said alone:
+    "✗ 5♦ cannot be gathered: …"); empty when nothing is held back."""
+    out = Text()
+    for reason, slots in blocked_reasons([card or {} for card in cards], blocked):
+        if out:
+            out.append("\n")
+        named = ", ".join(str((cards[n] or {}).get("face", n + 1)) for n in slots)
+        out.append(f"✗ {'' if reason.startswith(named + ' ') else named + ': '}", style="bold")  # a reason naming its card
+        out.append(reason)
+    return out
 
 
 def _duel_card(card: Mapping[str, Any] | None, power: int | None, title: str, won: bool, damage: int) -> Panel:

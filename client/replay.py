@@ -7,25 +7,16 @@ and the events redacted for that seat, never the state itself.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
 from engine.errors import EngineError
-from engine.interface import Event, Game, redact, redact_all
+from engine.interface import Event, Game, redact_all
+from engine.record import HINTS, MARKS, full_events, label
 
 __all__ = ["HINTS", "MARKS", "Replay", "ReplayError", "Step"]
-
-MARKS: dict[str, frozenset[str]] = {
-    "creature_wars": frozenset({"reveal"}),
-    "fairy_meat": frozenset({"result"}),
-}
-"""Event kinds that mark a step worth jumping to: a Creature Wars duel revealed, a Fairy Meat attack's result."""
-
-HINTS = frozenset({"label", "loses"})
-"""Display hints of a ``legal`` entry, not part of the decision itself."""
 
 
 class ReplayError(Exception):
@@ -46,22 +37,6 @@ class Step:
     events: tuple[Event, ...] = ()
     mark: bool = False
     """A duel or an attack was resolved by this decision."""
-
-
-def _label(game: Game, state: Any, seat: int, decision: Mapping[str, Any]) -> str:
-    """The decision in words: the label ``legal`` gave it, a played card's text, else its fields."""
-    wanted = {k: v for k, v in decision.items() if k not in HINTS}
-    for entry in game.legal(state, seat):
-        if {k: v for k, v in entry.items() if k not in HINTS} == wanted and entry.get("label"):
-            return str(entry["label"])
-    if wanted.get("kind") == "play" and isinstance(wanted.get("slot"), int):
-        cards = (game.view(state, seat).get("hands") or [{}] * (seat + 1))[seat].get("cards") or []
-        slot = int(wanted["slot"])
-        if 0 <= slot < len(cards):
-            return f"plays {cards[slot].get('text', '?')}"
-    if wanted.get("kind") == "timeout":
-        return "ran out of time (the rules' default)"
-    return json.dumps(wanted, ensure_ascii=False)
 
 
 class Replay:
@@ -86,12 +61,12 @@ class Replay:
         steps = [Step(0, state)]
         for n, entry in enumerate(record.get("decisions") or (), 1):
             seat, decision = int(entry["seat"]), dict(entry["d"])
-            label = _label(game, state, seat, decision)
+            said = label(game, state, seat, decision)
             try:
                 state, events = game.apply(state, seat, decision)
             except EngineError as exc:
                 raise ReplayError(f"decision {n} is refused by the rules: {exc.message}") from None
-            steps.append(Step(n, state, seat, decision, label, tuple(events), any(e.kind in marks for e in events)))
+            steps.append(Step(n, state, seat, decision, said, tuple(events), any(e.kind in marks for e in events)))
         self.steps: tuple[Step, ...] = tuple(steps)
 
     @property
@@ -114,18 +89,7 @@ class Replay:
         events = self.steps[n].events
         if seat is not None:
             return redact_all(list(events), seat)
-        out = []
-        for event in events:
-            copies: list[tuple[int | None, dict[str, Any]]] = [
-                (s, redact(event, s)) for s in range(self.seats) if not event.private or s in event.secret]
-            if not event.private:
-                copies.insert(0, (None, redact(event, None)))
-            seen: list[Any] = []
-            for to, copy in copies:
-                if copy.get("text") not in seen:
-                    seen.append(copy.get("text"))
-                    out.append(copy if to is None else {**copy, "to": to})
-        return out
+        return full_events(events, self.seats)
 
     def next_mark(self, n: int, step: int) -> int | None:
         """The next step after ``n`` (``step`` +1) or before it (-1) that resolved a duel or an attack."""

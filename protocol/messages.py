@@ -57,6 +57,8 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "view": (_ROOM,),
     "decide": (_ROOM, _TOKEN, Field("version", int), Field("decision", dict)),
     "export": (_ROOM, Field("token", str, required=False, max_len=128)),
+    "replay": (_ROOM, Field("token", str, required=False, max_len=128), Field("start", int, required=False),
+               Field("limit", int, required=False)),
     "ratings": (Field("game", str, max_len=40), Field("limit", int, required=False)),
     "history": (Field("player", str, required=False, max_len=32), Field("limit", int, required=False)),
     "admin": (Field("op", str, max_len=16), Field("secret", str, max_len=256), Field("room", str, required=False, max_len=64),
@@ -88,7 +90,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
 
 SERVER_MESSAGES: frozenset[str] = frozenset(
     {"welcome", "rooms", "scores", "room_created", "seat_granted", "spectating", "left", "view", "match_over", "error",
-     "match", "admin", "ratings", "history"}
+     "match", "replay", "admin", "ratings", "history"}
     | {"room_closed", "chat", "rematch_offered", "rematch_ready"}
     | {"presence", "watchers", "abort_offered", "seat_moved"}
     | {"queued", "unqueued", "paired"}

@@ -5,6 +5,7 @@ import { CLOCKS, GAMES, title } from "./games.js";
 import * as identity from "./identity.js";
 
 const REFRESH_MS = 3000;
+const FINISHED = 10; // your finished matches listed, to replay
 
 function choice(id, label, chosen, onclick) {
   return button(label, onclick, { id, class: chosen ? "choice chosen" : "choice", "aria-pressed": String(chosen) });
@@ -211,9 +212,12 @@ export class Lobby {
     const mine = this.mine.filter((r) => held[r.room] && r.status !== "over");
     const yours = mine.length ? h("div#your-rooms", {}, h("h3", {}, "Your rooms"),
       mine.map((r) => this.row(r, held))) : null;
+    const ended = this.mine.filter((r) => r.status === "over").slice(0, FINISHED);
+    const finished = ended.length ? h("div#your-finished", {}, h("h3", {}, "Your finished matches"),
+      ended.map((r) => this.row(r, held))) : null;
     const list = this.rooms.length ? this.rooms.map((r) => this.row(r, held)) : [h("p.quiet", {}, "No rooms yet.")];
     return h("section.panel#rooms", {}, h("h2", {}, "Rooms ", button("refresh", () => this.load(), { class: "small", id: "refresh" })),
-      filters, yours, h("div#room-list", {}, list));
+      filters, yours, finished, h("div#room-list", {}, list));
   }
 
   // The rating table of a two-player game, or a solitaire's high scores (all time, or today's daily deal).
@@ -251,6 +255,7 @@ export class Lobby {
     if (held[room.room]) actions.push(button("Resume", () => this.app.enter(room.room, "resume"), { class: "primary" }));
     else if (room.status === "waiting" && room.taken < room.seats) actions.push(button("Join", () => this.app.enter(room.room, "join"), { class: "primary" }));
     if (!held[room.room]) actions.push(button("Watch", () => this.app.enter(room.room, "watch")));
+    if (room.status === "over") actions.push(button("Replay", () => this.app.showReplay(room.room, "lobby"), { class: "replay" }));
     return h("div.room", { dataset: { room: room.room } },
       h("div.room-text", {}, h("div.room-players", {}, players || "(empty)"), h("div.room-facts", {}, facts)),
       h("div.room-actions", {}, actions));

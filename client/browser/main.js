@@ -5,6 +5,7 @@ import * as identity from "./identity.js";
 import { Events } from "./events.js";
 import { Link, serverUrl } from "./link.js";
 import { Lobby } from "./lobby.js";
+import { Replay } from "./replay.js";
 import { Table } from "./table.js";
 
 const RETRY = [1, 2, 4, 8, 10];
@@ -17,6 +18,7 @@ class App {
     this.who = document.getElementById("who");
     this.link = null;
     this.table = null;
+    this.replay = null;
     this.lobby = new Lobby(this);
     this.events = new Events(this);
     this.retries = 0;
@@ -31,7 +33,7 @@ class App {
   }
 
   start() {
-    const wanted = /^#(room|join)\/([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
+    const wanted = /^#(room|join|replay)\/([A-Za-z0-9_-]{1,64})$/.exec(location.hash);
     this.invite = wanted ? { how: wanted[1], room: wanted[2] } : null;
     if (!identity.name()) this.showName("");
     else this.connect();
@@ -41,6 +43,7 @@ class App {
 
   showName(problem) {
     this.screen = "name";
+    this.stopReplay();
     this.lobby.stop();
     if (this.table) this.table.stop();
     this.table = null;
@@ -108,11 +111,14 @@ class App {
       button("change name", () => this.showName(""), { class: "small", id: "change-name" }));
     if (this.table) {
       this.table.rejoin();
+    } else if (this.screen === "replay" && this.replay) {
+      if (this.replay.root.dataset.loaded !== "yes") this.showReplay(this.replay.room, this.replay.back); // load it anew
     } else if (this.invite) {
       const { how, room } = this.invite;
       this.invite = null;
       this.showLobby();
-      this.enter(room, how === "join" ? "join" : "watch");
+      if (how === "replay") this.showReplay(room, "lobby");
+      else this.enter(room, how === "join" ? "join" : "watch");
     } else if (this.screen === "events") {
       this.showEvents(); // follows the chosen event again on the new connection
     } else {
@@ -210,7 +216,36 @@ class App {
 
   // -- screens ----------------------------------------------------------------------------------
 
+  // The replay stops listening to the keys before another screen is drawn.
+  stopReplay() {
+    if (this.replay) this.replay.stop();
+    this.replay = null;
+  }
+
+  // The seat token held in `room`, if any (a players-only replay asks with it).
+  heldToken(room) {
+    const held = identity.seats()[room];
+    return held ? held.token : undefined;
+  }
+
+  // A finished match's replay; `back` is where its ‹ button goes: "lobby", or "table" (the table it came from).
+  showReplay(room, back) {
+    if (this.table) {
+      this.ask({ t: "leave", room: this.table.room }, true);
+      this.table.stop();
+    }
+    this.table = null;
+    this.lobby.stop();
+    this.stopReplay();
+    this.screen = "replay";
+    history.replaceState(null, "", `#replay/${room}`);
+    this.replay = new Replay(this, room, back);
+    clear(this.main, this.replay.element());
+    this.replay.load();
+  }
+
   showLobby() {
+    this.stopReplay();
     if (this.table) this.table.stop();
     this.table = null;
     this.screen = "lobby";
@@ -220,6 +255,7 @@ class App {
   }
 
   showEvents() {
+    this.stopReplay();
     if (this.table) this.table.stop();
     this.table = null;
     this.lobby.stop();
@@ -238,6 +274,7 @@ class App {
     }
     if (this.table) this.table.stop();
     this.lobby.stop();
+    this.stopReplay();
     this.table = new Table(this, room, game, seat);
     this.screen = "table";
     history.replaceState(null, "", `#room/${room}`);

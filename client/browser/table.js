@@ -10,7 +10,7 @@ import fairyMeat from "./tables/fairy_meat.js";
 import fairyTableau from "./tables/fairy_tableau.js";
 import queensChallenge from "./tables/queens_challenge.js";
 
-const BOARDS = {
+export const BOARDS = {
   creature_wars: creatureWars,
   fairy_meat: fairyMeat,
   fairy_tableau: fairyTableau,
@@ -21,6 +21,16 @@ const REASONS = {
   knockout: "by knockout", mayhem: "after MAYHEM", resigned: "by resignation",
   forfeit: "by forfeit", aborted: "aborted",
 };
+
+// How a match ended, in words, for `seat` (null: someone watching): who won and how, or a solitaire's result.
+export function describeOutcome(outcome, seats, seat, nameOf) {
+  if (!outcome) return "";
+  const how = REASONS[outcome.reason] || outcome.reason;
+  if (seats === 1) return `game over: ${outcome.reason === "won" ? "you won" : "you lost"} · score ${(outcome.scores || []).join(" ")}`;
+  if (outcome.winner === null || outcome.winner === undefined) return outcome.reason === "aborted" ? "the match was aborted" : "a draw";
+  const who = outcome.winner === seat ? "you won" : `${nameOf(outcome.winner)} won`;
+  return `${who} ${how}`;
+}
 
 function recordName(room) {
   return `cardroom-${room}.json`;
@@ -49,6 +59,7 @@ export class Table {
     this.room = room;
     this.seat = seat;
     this.view = null;
+    this.blocked = [];
     this.version = -1;
     this.clock = null;
     this.clockAt = 0;
@@ -209,6 +220,7 @@ export class Table {
     const version = Number(message.version);
     const wasNull = this.view === null;
     this.view = message.view || null;
+    this.blocked = Array.isArray(message.blocked) ? message.blocked : []; // per card of the hand: why not, or null
     if (this.board.events) this.board.events(this, events);
     this.version = version;
     if (message.clock) {
@@ -374,6 +386,7 @@ export class Table {
     }
     if (this.over) {
       out.push(button("End screen", () => this.showEnd(), { id: "show-end" }));
+      out.push(button("Replay", () => this.app.showReplay(this.room, "table"), { id: "replay-side" }));
       if (seated && this.seats === 2) out.push(this.rematchButton("rematch-side"));
     }
     return out;
@@ -388,12 +401,7 @@ export class Table {
 
   ending() {
     const outcome = (this.over && this.over.outcome) || (this.view && this.view.outcome);
-    if (!outcome) return "";
-    const how = REASONS[outcome.reason] || outcome.reason;
-    if (this.seats === 1) return `game over: ${outcome.reason === "won" ? "you won" : "you lost"} · score ${(outcome.scores || []).join(" ")}`;
-    if (outcome.winner === null || outcome.winner === undefined) return outcome.reason === "aborted" ? "the match was aborted" : "a draw";
-    const who = outcome.winner === this.seat ? "you won" : `${this.nameOf(outcome.winner)} won`;
-    return `${who} ${how}`;
+    return describeOutcome(outcome, this.seats, this.seat, (s) => this.nameOf(s));
   }
 
   showEnd() {
@@ -412,6 +420,7 @@ export class Table {
       buttons.push(button("Play again", () => this.app.ask({ t: "create_room", game: this.game, nonce: identity.nonce() }),
         { id: "play-again", class: "primary" }));
     }
+    buttons.push(button("Replay", () => this.app.showReplay(this.room, "table"), { id: "replay", class: "primary" }));
     buttons.push(button("Match record", () => this.exportRecord(), { id: "export" }));
     buttons.push(button("Lobby", () => this.app.leaveTable(), { id: "end-lobby" }),
       button("Look at the table", () => { this.endEl.hidden = true; }, { id: "end-close" }));
@@ -420,8 +429,9 @@ export class Table {
       outcome.detail ? h("p#end-detail", {}, this.named(outcome.detail)) : null,
       scores ? h("p#end-scores", {}, scores) : null,
       h("div.end-buttons", {}, buttons),
-      h("p.quiet", {}, `The match record (the revealed seed and every decision) replays in a terminal: `
-        + `cardroom replay ${recordName(this.room)}, and cardroom verify ${recordName(this.room)} checks the deal.`)));
+      h("p.quiet", {}, `Replay steps through the match here, decision by decision. The match record (the revealed seed and `
+        + `every decision) replays in a terminal too: cardroom replay ${recordName(this.room)}, and `
+        + `cardroom verify ${recordName(this.room)} checks the deal.`)));
   }
 
   // The finished match's record (`export`), saved as the JSON `cardroom export` prints.

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from client.playing_cards import SUIT_SYMBOLS, face_text, faces_text
-from client.render import LOCK, player_name, with_names
+from client.render import LOCK, blocked_text, player_name, with_names
 from client.screens.duel import DUEL_HELP, DuelScreen
 from client.screens.solitaire import SolitaireScreen
 from client.screens.table import decision_of
@@ -801,6 +801,10 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
             body = Text("\n").join(lines)
             body.append("\n")
             body.append_text(hand_renderable(view, seat, self.seen, compact))
+            reasons = blocked_text(view.get("hand") or [], self.blocked) if seat == own else Text()
+            if reasons:  # the cards of the combat hand no decision plays now, and why
+                body.append("\n")
+                body.append_text(reasons)
             self.query_one(widget_id, Static).update(body)
         self.query_one("#combat", Static).update(combat_renderable(view, self.seen, compact, self.names))
         last = view.get("last")

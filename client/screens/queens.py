@@ -19,6 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from client.playing_cards import SUIT_SYMBOLS, card_box, face_text, faces_text, suit_colour
+from client.render import blocked_text
 from client.screens.solitaire import OnePlayerScreen
 
 __all__ = ["QueensScreen", "hand_renderable", "in_play_line", "in_play_renderable", "piles_renderable", "piles_table",
@@ -219,4 +220,9 @@ class QueensScreen(OnePlayerScreen):
             self.query_one("#in-play", Static).update(in_play_renderable(view))
             self.query_one("#piles", Static).update(Group(Text("Power piles and summoning zone", style="bold"),
                                                           piles_renderable(view)))
-        self.query_one("#hand", Static).update(hand_renderable(view))
+        hand = hand_renderable(view)
+        reasons = blocked_text(list((view.get("hand") or {}).get("cards") or []), self.blocked)
+        if reasons:  # the cards no gather and no attack uses now, and why
+            hand.append("\n")
+            hand.append_text(reasons)
+        self.query_one("#hand", Static).update(hand)

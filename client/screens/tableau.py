@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from client.playing_cards import card_box, faces_text
+from client.render import blocked_text
 from client.screens.solitaire import OnePlayerScreen
 
 __all__ = ["DISCARD_SHOWN", "TableauScreen", "discard_renderable", "rules_line", "tableau_info", "tableau_renderable"]
@@ -100,7 +101,9 @@ class TableauScreen(OnePlayerScreen):
         return tableau_info(view)
 
     def draw(self, view: dict[str, Any]) -> None:
-        self.query_one("#tableau", Static).update(Group(Text("Tableau", style="bold"),
-                                                        tableau_renderable(list(view.get("tableau") or []))))
+        tableau = list(view.get("tableau") or [])
+        reasons = blocked_text(tableau, self.blocked)  # the cards no play uses now, and why
+        self.query_one("#tableau", Static).update(Group(Text("Tableau", style="bold"), tableau_renderable(tableau),
+                                                        *([reasons] if reasons else [])))
         self.query_one("#discard", Static).update(discard_renderable(list(view.get("discard") or [])))
         self.query_one("#rules", Static).update(rules_line(view.get("options")))

@@ -31,7 +31,7 @@ from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat
 from engine.memo import per_state
 from engine.rng import Rng
 
-__all__ = ["EXTRA_KEYS", "NASTY_TABLE", "SPLITS", "Table", "apply", "legal", "phase", "setup", "timer"]
+__all__ = ["EXTRA_KEYS", "NASTY_TABLE", "SPLITS", "Table", "apply", "legal", "phase", "refusal", "setup", "timer"]
 
 EXTRA_KEYS = frozenset({"label"})
 """Keys a legal decision carries for the client; ``apply`` ignores them."""
@@ -1387,6 +1387,13 @@ def _why(table: Table, seat: int, d: dict[str, Any], options: list[dict[str, Any
             return "you have no Numbered card: play a Trump as a Wild Trump ('wild'), or no card ('no_card')"
     labels = "; ".join(str(o.get("label", o)) for o in options[:12])
     return f"not a legal decision now; legal: {labels}{' ...' if len(options) > 12 else ''}"
+
+
+def refusal(state: State, seat: Seat, decision: Decision) -> str:
+    """Why the rules would refuse ``decision`` of ``seat`` (awaited of it) now, in the words ``apply`` gives; the state
+    is only read (no copy is made)."""
+    table = Table(state)
+    return _why(table, seat, _canonical(decision), table.options(seat))
 
 
 def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Event]]:

@@ -16,11 +16,11 @@ from typing import Any
 
 from engine.fairy_meat import cards
 from engine.fairy_meat.combat import BAND_LETTERS, card_key, fairy_name
-from engine.fairy_meat.rules import Table, legal
+from engine.fairy_meat.rules import Table, legal, refusal
 from engine.fairy_meat.state import WEAPONS, Condition, Options, State
 from engine.interface import Seat
 
-__all__ = ["card_view", "options_view", "view"]
+__all__ = ["CARD_PHASES", "blocked", "card_view", "options_view", "view"]
 
 
 def card_view(code: str) -> dict[str, Any]:
@@ -140,4 +140,29 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         out["legal"] = legal(state, seat)
     if state.outcome is not None:
         out["outcome"] = state.outcome.data()
+    return out
+
+
+CARD_PHASES = {"trumps": "trumps", "numbered": "numbered"}
+"""The phases whose decisions are cards of the combat hand, and the decision kind that plays a card alone in each."""
+
+
+def blocked(state: State, seat: Seat) -> list[str | None]:
+    """While ``seat`` chooses cards of its combat hand (Trumps, or the Numbered card): per card of the hand in the
+    view's order, None if a legal decision plays it, else why not, in the words a refused play of it gives. Empty
+    otherwise (a spectator, another phase, nothing awaited of the seat)."""
+    if seat not in (0, 1) or state.outcome is not None or state.combat is None:
+        return []
+    kind = CARD_PHASES.get(Table(state).phase())
+    offered = legal(state, seat)
+    if kind is None or not offered:
+        return []
+    used = {code for d in offered for code in [d.get("card"), *(d.get("cards") or ())] if isinstance(code, str)}
+    out: list[str | None] = []
+    for card in sorted(state.combat.sides[seat].hand, key=card_key):
+        if card in used:
+            out.append(None)
+            continue
+        out.append(refusal(state, seat, {"kind": kind, "card": card} if kind == "numbered"
+                           else {"kind": kind, "cards": [card]}))
     return out

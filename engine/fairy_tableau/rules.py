@@ -17,8 +17,8 @@ from engine.playing_cards import PlayingCard, Suit, full_deck
 from engine.rng import Rng
 
 __all__ = [
-    "EXTRA_KEYS", "SEARCH_LIMIT", "Kind", "Play", "apply", "can_defeat", "describe", "legal", "loses", "parse", "plays",
-    "price", "problem", "setup",
+    "EXTRA_KEYS", "SEARCH_LIMIT", "Kind", "Play", "apply", "blocked", "can_defeat", "candidates", "describe", "legal",
+    "loses", "parse", "plays", "price", "problem", "setup",
 ]
 
 EXTRA_KEYS = frozenset({"label", "loses"})
@@ -161,25 +161,57 @@ def loses(state: State, play: Play) -> bool:
     return price(state, play) > state.mana
 
 
+def candidates(card: PlayingCard, slot: int) -> list[Play]:
+    """Every play the card in ``slot`` could make, legal or not (an enemy makes none: it is a target)."""
+    slots = range(TABLEAU_SIZE)
+    match role(card):
+        case Role.MANA:
+            return [Play(Kind.MANA, slot)]
+        case Role.SPELL:
+            return [Play(Kind.CAST, slot, target=t) for t in slots] + [Play(Kind.FIZZLE, slot)]
+        case Role.FAIRY:
+            return ([Play(Kind.FAIRY, slot, target=t) for t in slots]
+                    + [Play(Kind.COMBO, slot, target=t, spell=s) for t in slots for s in slots])
+    return []
+
+
 def plays(state: State) -> list[Play]:
     """Every legal play in the tableau, losing ones included, in slot order."""
     out: list[Play] = []
-    slots = range(TABLEAU_SIZE)
     for slot, card in enumerate(state.tableau):
-        if card is None:
+        if card is not None:
+            out.extend(p for p in candidates(card, slot) if problem(state, p) is None)
+    return out
+
+
+def _aimed(state: State, play: Play) -> bool:
+    """The play names an enemy as its target and a spell as its spell (where it names them): its refusal is news."""
+    target = None if play.target is None else state.tableau[play.target]
+    spell = None if play.spell is None else state.tableau[play.spell]
+    return ((play.target is None or (target is not None and role(target) is Role.ENEMY))
+            and (play.spell is None or (spell is not None and role(spell) is Role.SPELL)))
+
+
+def blocked(state: State, seat: Seat) -> list[str | None]:
+    """While the game goes on: per slot of the tableau, None if a legal play uses its card (or the slot is empty),
+    else why not, in the words a refused play gives: for an enemy, the first spell's or fairy's play at it; for a
+    fairy, its first play at an enemy."""
+    if state.outcome is not None or seat != 0:
+        return []
+    used = {p for play in plays(state) for p in (play.slot, play.target, play.spell) if p is not None}
+    out: list[str | None] = []
+    for slot, card in enumerate(state.tableau):
+        if card is None or slot in used:
+            out.append(None)
             continue
-        candidates: list[Play]
-        match role(card):
-            case Role.MANA:
-                candidates = [Play(Kind.MANA, slot)]
-            case Role.SPELL:
-                candidates = [Play(Kind.CAST, slot, target=t) for t in slots] + [Play(Kind.FIZZLE, slot)]
-            case Role.FAIRY:
-                candidates = [Play(Kind.FAIRY, slot, target=t) for t in slots]
-                candidates += [Play(Kind.COMBO, slot, target=t, spell=s) for t in slots for s in slots]
-            case Role.ENEMY:
-                candidates = []
-        out.extend(p for p in candidates if problem(state, p) is None)
+        if role(card) is Role.ENEMY:
+            tries = [p for s, c in enumerate(state.tableau) if c is not None for p in candidates(c, s) if p.target == slot]
+            none = f"no spell (a Diamond) or fairy (a Heart) on the tableau can take on {card.face}"
+        else:
+            tries = candidates(card, slot)
+            none = f"no enemy (a Club) on the tableau for {card.face}"
+        reasons = [why for why in (problem(state, p) for p in tries if _aimed(state, p)) if why]
+        out.append(reasons[0] if reasons else none)
     return out
 
 

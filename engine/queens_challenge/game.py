@@ -11,5 +11,5 @@ __all__ = ["GAME"]
 GAME = RulesGame(
     name="queens_challenge", title="Queen's Challenge", players=1, parse_options=st.Options.parse,
     setup_fn=rules.setup, legal_fn=rules.legal, apply_fn=rules.apply, view_fn=view,
-    dump_fn=st.dump, load_fn=st.load,
+    dump_fn=st.dump, load_fn=st.load, blocked_fn=rules.blocked,
 )

@@ -27,7 +27,7 @@ from engine.queens_challenge.state import (
 )
 from engine.rng import Rng
 
-__all__ = ["ORDER_LIST_LIMIT", "apply", "legal", "setup", "strength"]
+__all__ = ["ORDER_LIST_LIMIT", "apply", "blocked", "legal", "setup", "strength"]
 
 ORDER_LIST_LIMIT = 3
 """Up to this many cards left to order, ``legal`` lists every order of them (3! = 6); beyond, one ``place`` per
@@ -530,6 +530,32 @@ def legal(state: State, seat: Seat) -> list[Decision]:
         end["loses"] = True
         end["label"] = "End the turn: the flip needs a card from the empty magic deck, and you lose"
     out.append(end)
+    return out
+
+
+def blocked(state: State, seat: Seat) -> list[str | None]:
+    """While the player's actions are awaited: per card of the hand, None if a legal decision uses it (a gather, or a
+    spell of an attack), else why not (the words a refused gather gives, and the attack it cannot join). Empty in
+    the other phases and for any other seat."""
+    if seat != 0 or state.outcome is not None or state.phase is not Phase.ACTIONS:
+        return []
+    used: set[str] = set()
+    for decision in legal(state, seat):
+        used.update([decision["card"]] if decision.get("kind") == "gather" else decision.get("spells") or ())
+    out: list[str | None] = []
+    target = state.target
+    for card in state.hand:
+        if card.code in used:
+            out.append(None)
+            continue
+        pile = state.pile(card.suit)
+        why = (f"{card.face} cannot be gathered: the {SUIT_NAME[card.suit]} pile's top card is {pile[-1].face}, "
+               "and a gathered card must be higher")
+        if target is not None and card.suit is ENEMY[target.card.suit]:
+            why += f"; no attack with it reaches the value {target.value} of {target.card.face}"
+        elif target is not None:
+            why += f"; only {SUIT_NAME[ENEMY[target.card.suit]]} spells attack {target.card.face}"
+        out.append(why)
     return out
 
 

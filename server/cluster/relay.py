@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "cardroom:relay:"
 """``cardroom:relay:{node}``: what other nodes send this node."""
 ROUTED = frozenset({"join", "resume", "spectate", "decide", "resign", "abort", "cancel", "chat", "rematch", "leave",
-                    "export", "view"})
+                    "export", "view", "replay"})
 """Requests about one room (its ``room`` field): served by the node that owns it."""
 OWNER_FRAMES = metrics.RELAYED_FRAMES.labels("owner")
 ORIGIN_FRAMES = metrics.RELAYED_FRAMES.labels("origin")

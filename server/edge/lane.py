@@ -15,7 +15,7 @@ __all__ = ["PER_TURN", "READING", "Lane"]
 
 PER_TURN = 4
 """Reading requests started per turn of the event loop."""
-READING = frozenset({"list_rooms", "spectate", "scores", "ratings", "history", "export", "my_rooms", "list_events",
+READING = frozenset({"list_rooms", "spectate", "scores", "ratings", "history", "export", "replay", "my_rooms", "list_events",
                      "follow_event"})
 """The requests that go through the lane: nothing a seat needs to play."""
 

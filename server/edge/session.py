@@ -24,6 +24,7 @@ from server.lobby.lobby import Lobby
 from server.lobby.pools import SITTING, Pools
 from server.lobby.quota import check_spectators
 from server.lobby.records import match_record
+from server.lobby.replay_pages import replay_page
 from server.ops import metrics
 from server.players import standings
 from server.players.identity import identify
@@ -453,6 +454,10 @@ class Session:
 
     async def on_export(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "match", record=await match_record(self.lobby, m["room"], self.conn.player, m.get("token")))
+
+    async def on_replay(self, m: dict[str, Any], re: int) -> None:
+        self.reply(re, "replay", **await replay_page(self.lobby, m["room"], self.conn.player, m.get("token"),
+                                                      m.get("start"), m.get("limit")))
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
         received = time.perf_counter()

@@ -11,6 +11,7 @@ from client.playing_cards import BLACK_SUIT, RED_SUIT, face_text, is_red
 from client.render import (
     TYPE_COLOURS,
     WITCH_COLOUR,
+    blocked_text,
     card_label,
     damage_line,
     dealt_damage,
@@ -174,3 +175,13 @@ def test_damage_line_says_why_when_more_than_the_duel_dealt_damage() -> None:
     assert damage_line("You", 3, ["3 from the duel"]) == "", "the box's takes 3 says it all"
     assert damage_line("You", 0, []) == ""
     assert damage_line("Player 2", 3, []) == "", "no reasons known (a replay's duel): the box says it"
+
+
+def test_blocked_playing_cards_are_told_by_face_one_line_per_reason() -> None:
+    cards = [{"code": "5D", "face": "5♦"}, None, {"code": "4D", "face": "4♦"}, {"code": "9S", "face": "9♠"}]
+    why = "lower than the diamonds pile's top card"
+    text = blocked_text(cards, [why, None, why, None]).plain
+    assert text == f"✗ 5♦, 4♦: {why}", "an empty slot and a playable card say nothing"
+    assert blocked_text(cards, []).plain == "" and blocked_text(cards, [None] * 4).plain == ""
+    named = "9♠ cannot be gathered: the spades pile's top card is K♠"
+    assert blocked_text(cards, [None, None, None, named]).plain == f"✗ {named}", "a reason naming its card, said once"

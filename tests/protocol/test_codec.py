@@ -23,6 +23,7 @@ VALID: dict[str, dict[str, Any]] = {
                "decision": {"kind": "play", "slot": 0}},
     "scores": {"t": "scores", "id": 9, "game": "fairy_tableau", "daily": True, "limit": 5},
     "export": {"t": "export", "id": 10, "room": "r1"},
+    "replay": {"t": "replay", "id": 20, "room": "r1", "token": "tok", "start": 0, "limit": 10},
     "admin": {"t": "admin", "id": 17, "op": "show", "secret": "s", "room": "r1", "seat": 0},
     "ratings": {"t": "ratings", "id": 18, "game": "creature_wars", "limit": 5},
     "history": {"t": "history", "id": 19, "player": "0123456789abcdef", "limit": 5},

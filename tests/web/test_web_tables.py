@@ -1,13 +1,17 @@
 """The browser client's other tables, spectating, chat and "play now", in Chromium against a real server:
 Fairy Meat against the computer, both solitaires from a seeded deal, a watched match whose every frame is
-the spectators' view, a chat line, and a pool's wait and pairing."""
+the spectators' view, a chat line, and a pool's wait and pairing; a solitaire's card with no move marked and its
+reason told on a tap; Fairy Meat's sealed choices shown to the other seat as locks, and the reveal step by step."""
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from client import Client
 from client.connection import Seat
 from engine.creature_wars import GAME
+from engine.queens_challenge import GAME as QUEENS
 from protocol import decode_any
 from tests.client.test_refusals import CORNFIELD  # seat 1 holds a Cornfield Witch: no creature of its hand may be played
 from tests.client.test_whole_hand import CURSED  # turn 1: a lost duel takes 4, the Cursed Witch held 1 more
@@ -16,6 +20,8 @@ from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, de
 
 MOVES = 6
 """Moves made at each table: enough to pass through several kinds of decision."""
+SEALED_STEPS = 40
+"""A bound on the decisions before the first Fairy Meat attack is revealed (weapons, an action, three sealed steps)."""
 
 
 async def tap_moves(me: Player, moves: int) -> None:
@@ -199,12 +205,14 @@ async def cornfield_table(host: Client, me: Player, name: str) -> Seat:
     return seat
 
 
-async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server_url: str) -> None:
+async def test_a_blocked_card_is_marked_with_its_reason_and_a_tap_asks_why(chromium: str, server_url: str) -> None:
     async with await Client.connect(server_url, name="blocker") as host, chromium_browser(chromium) as browser:
         me = await Player.open(await phone(browser), server_url, touch=True)
         await cornfield_table(host, me, "blocked")
         dragon = me.page.locator(".card", has_text="Dragon")
-        assert "not playable now" in await dragon.inner_text() and "unplayable" in (await dragon.get_attribute("class") or "")
+        assert "unplayable" in (await dragon.get_attribute("class") or "")
+        assert "not playable now: may not be played while the Cornfield Witch is in your hand" in await dragon.inner_text(), \
+            "the server's reason, on the card before any tap"
         await me.press(f"#{await dragon.get_attribute('id')}")
         await me.press("#why")
         status = me.page.locator("#status", has_text="refused")
@@ -212,7 +220,7 @@ async def test_a_blocked_card_is_marked_and_a_tap_asks_why(chromium: str, server
         refused = await status.inner_text()
         assert "may not be played while the Cornfield Witch is in your hand" in refused and "slot" not in refused, refused
         assert (await me.table())["version"] == 0, "nothing was played"
-        await me.press(f"#{await me.page.locator('.card', has_text='Cornfield').get_attribute('id')}")
+        await me.press(f"#{await me.page.locator('.card.witch', has_text='Cornfield Witch').get_attribute('id')}")
         assert "refused" not in await me.page.locator("#status").inner_text(), "a new tap clears the refusal"
         await me.press("#lock-in")
         await me.wait_table(f"{answered(0)}", "the witch locked in")
@@ -295,4 +303,80 @@ async def test_an_abort_offered_from_the_page_and_accepted_ends_the_match_withou
         await me.page.locator("#log li", has_text="You offered to abort").wait_for(timeout=WAIT_MS)
         await host.abort(seat)
         await me.page.locator("#end-title", has_text="the match was aborted").wait_for(timeout=WAIT_MS)
+        assert me.errors == []
+
+
+async def test_a_solitaire_card_with_no_move_is_marked_and_a_tap_says_why(chromium: str, server_url: str) -> None:
+    deal = QUEENS.setup({}, 1)
+    # the first gather that leaves another card of the hand with no move, and that card's reason
+    for gathered in deal.hand:
+        after, _ = QUEENS.apply(deal, 0, {"kind": "gather", "card": gathered.code})
+        stuck = next(((i, why) for i, why in enumerate(QUEENS.blocked(after, 0)) if why), None)
+        if stuck is not None:
+            break
+    assert stuck is not None, "the deal has a gather that blocks another card"
+    index, reason = stuck
+    async with await Client.connect(server_url, name="dealer") as dealer, chromium_browser(chromium) as browser:
+        room = await dealer.create("queens_challenge", seed=1, sit=False)
+        assert isinstance(room, str)
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("gatherer")
+        await me.join_listed(room)
+        await me.wait_table(f"t.dataset.room === '{room}' && document.querySelector('#card-0')", "the dealt hand")
+        assert await me.page.locator("#hand .pcard .face").all_inner_texts() == [c.face for c in deal.hand]
+        assert await me.page.locator("#hand .pcard.unplayable").count() == 0, "every card of the deal has a move"
+        await me.press(f"#card-{deal.hand.index(gathered)}")
+        await me.press(f".moves button.move:has-text('Gather {gathered.face}')")
+        await me.wait_table(answered(0), "the gather")
+        await me.page.locator(f"#pile-{gathered.suit.value}", has_text=f"top {gathered.face}").wait_for(timeout=WAIT_MS)
+        card = me.page.locator(f"#card-{index}")
+        assert "unplayable" in (await card.get_attribute("class") or "") and "no move" in await card.inner_text()
+        await me.press(f"#card-{index}")
+        why = me.page.locator("#card-reason")
+        await why.wait_for(timeout=WAIT_MS)
+        assert await why.inner_text() == f"Not playable now: {reason}"
+        assert me.errors == []
+
+
+def host_choice(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The host's decision: an attack when it may act, else the first legal one."""
+    return next((d for d in legal if d.get("action") == "attack"), legal[0])
+
+
+async def test_fairy_meat_shows_each_sealed_choice_as_a_lock_and_the_reveal_step_by_step(
+        chromium: str, server_url: str) -> None:
+    async with await Client.connect(server_url, name="sealer") as host, chromium_browser(chromium) as browser:
+        seat = await host.create("fairy_meat", seed=3)
+        assert isinstance(seat, Seat)
+        me = await Player.open(await phone(browser), server_url, touch=True)
+        await me.enter_name("peeker")
+        await me.join_listed(seat.room)
+        await me.wait_table(f"t.dataset.room === '{seat.room}' && document.querySelector('#fairy-1')", "both fairies")
+        locks: set[str] = set()
+        version = 0
+        for _ in range(SEALED_STEPS):
+            view = await host.wait_view(seat.room, lambda v, n=version: v["version"] >= n)  # type: ignore[misc]
+            if view["last"] is not None or view["outcome"] is not None:
+                break
+            if 0 in view["waiting_for"] and view["legal"]:
+                await host.decide(seat, host_choice(view["legal"]))
+                mine = await host.wait_view(seat.room, lambda v, n=view["version"]: v["version"] > n)  # type: ignore[misc]
+                version = mine["version"]
+                if 1 in mine["waiting_for"] and mine["locked"][0]:  # sealed: the page sees the lock, not the choice
+                    await me.wait_table(f"Number(t.dataset.version) >= {version}", "the host's lock-in")
+                    assert "opponent locked in" in await me.page.locator("#status").inner_text()
+                    if mine["combat"] is not None:
+                        side = await me.page.locator("#combat-0").inner_text()
+                        assert "locked in" in side and "sealed" not in side, side
+                    locks.add(mine["phase"])
+            elif 1 in view["waiting_for"]:
+                await tap_moves(me, 1)
+                version = (await me.table())["version"]
+        assert {"setup", "declare"} <= locks, f"the locks seen: {locks}"
+        last = me.page.locator("#last", has_text="Last")
+        await last.wait_for(timeout=WAIT_MS)
+        text = await last.inner_text()
+        assert "final value" in text and ("won" in text or "no winner" in text), text
+        assert await me.page.locator("#last-steps li").count() >= 1, "every step of the sum"
+        assert "round" in await me.page.locator("#fm-info").inner_text()
         assert me.errors == []

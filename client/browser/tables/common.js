@@ -42,13 +42,30 @@ export function moveButtons(t, only = null) {
   return out;
 }
 
+// How a card of the seat's hand (or a solitaire's table) is marked while a decision is awaited of the seat: usable
+// (a decision plays it), or unplayable (none does: the server's `blocked` says why, shown once the card is tapped).
+// Nothing is marked while nothing is awaited, nor in a replay.
+export function handMark(t, i, usable) {
+  if (t.replaying || !t.legal.length) return { usable: false, unplayable: false, reason: "" };
+  if (usable) return { usable: true, unplayable: false, reason: "" };
+  return { usable: false, unplayable: true, reason: String((t.blocked || [])[i] || "") };
+}
+
+// Why the tapped card (index `i` of the hand, -1 for none) has no move now, in the server's words.
+export function cardReason(t, i) {
+  if (i < 0 || t.replaying || !t.legal.length) return null;
+  const why = (t.blocked || [])[i];
+  return why ? h("div.reason#card-reason", { role: "note" }, `Not playable now: ${why}`) : null;
+}
+
 // A playing card (a code and its face) the player may tap to see what it can do.
-export function playingCard(card, { id, selected = false, usable = false, onclick = null, extra = null } = {}) {
+export function playingCard(card, { id, selected = false, usable = false, unplayable = false, onclick = null, extra = null } = {}) {
   const suit = (card.code || "").slice(-1);
   const red = suit === "H" || suit === "D" || card.colour === "red" || card.suit === "hearts" || card.suit === "diamonds";
   const classes = ["pcard", red ? "red" : "black"];
   if (selected) classes.push("selected");
   if (usable) classes.push("usable");
+  if (unplayable) classes.push("unplayable");
   const inner = [h("span.face", {}, card.face || card.code), extra ? h("span.card-note", {}, extra) : null];
   if (!onclick) return h("div", { id, class: classes.join(" ") }, inner);
   return button(inner, onclick, { id, class: classes.join(" "), "aria-pressed": String(selected) });

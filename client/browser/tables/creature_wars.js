@@ -93,10 +93,13 @@ function modifiers(t) {
     t.named(m.text), ` (${t.nameOf(m.owner)}${m.until ? `, until turn ${m.until}` : ""})`)));
 }
 
+// The seat's hand: each card's text, what stops it being played now (the server's reason, per card), and the
+// picked card's rules. In a replay nothing is picked or played: the cards are shown, not marked.
 function hand(t) {
   const v = t.view;
   const cards = (v.hands[t.seat] || {}).cards || [];
   const playable = slots(t);
+  const blocked = t.blocked || [];
   if (!cards.length) return h("p.quiet#hand", {}, "No cards in hand.");
   return h("div.hand#hand", {}, cards.map((card, i) => {
     const classes = ["card", card.kind === "witch" ? "witch" : `type-${String(card.type || "none").toLowerCase()}`];
@@ -104,16 +107,19 @@ function hand(t) {
     if (v.locked_slot === i) {
       classes.push("locked");
       note = "locked in";
-    } else if (card.cooldown) note = `cooldown ${card.cooldown}`;
+    } else if (t.replaying) note = "";
+    else if (blocked[i]) note = `not playable now: ${blocked[i]}`;
+    else if (card.cooldown) note = `cooldown ${card.cooldown}`;
     else if (card.banned) note = "may never be played";
     else if (playable.size && !playable.has(i)) note = "not playable now (tap: why)";
     else if (!playable.has(i) && !card.playable) note = "not playable now";
-    if (playable.has(i)) classes.push("playable");
+    if (t.replaying) classes.push("shown");
+    else if (playable.has(i)) classes.push("playable");
     else classes.push("unplayable");
     if (t.selected === i) classes.push("selected");
     const details = [];
     if (card.kind === "witch") details.push(h("span.card-note", {}, `witch · ${card.rarity || ""}`));
-    if (note) details.push(h("span.card-note", {}, note));
+    if (note) details.push(h(`span.card-note${blocked[i] && !t.replaying ? ".reason" : ""}`, {}, note));
     if (t.selected === i && card.rules) details.push(h("span.card-rules", {}, card.rules));
     if (t.selected === i && card.rally && card.rally.length) details.push(h("span.card-note", {}, `rallies by ${card.rally.join(", ")}`));
     return button([h("span.card-text", {}, card.text), details], () => t.select(i),
@@ -171,6 +177,8 @@ export default {
     return `${turn} · waiting for the opponent`;
   },
 
+  hand,
+
   board(t) {
     const v = t.view;
     const top = t.seat === null ? 1 : 1 - t.seat;
@@ -196,7 +204,7 @@ export default {
     const out = [];
     if (playable.size) {
       const card = t.selected !== null ? v.hands[t.seat].cards[t.selected] : null;
-      if (card && !playable.has(t.selected)) { // only the engine knows why (a witch held, a cooldown): ask it
+      if (card && !playable.has(t.selected)) { // the card says why (the server's reason); the tap asks the engine too
         out.push(button(`Why can't ${card.text} be played?`, () => t.decide({ kind: "play", slot: t.selected }),
           { id: "why", class: "move" }));
       } else {

@@ -1,0 +1,57 @@
+"""A finished match's steps in words, shared by every replay (the terminal's, and the server's for the browser).
+
+A step is the state after one decision of the record; what it is called (``label``), whether it
+resolved a duel or an attack (``MARKS``), and its events as the full view tells them.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.interface import Event, Game, Seat, redact
+
+__all__ = ["HINTS", "MARKS", "full_events", "label"]
+
+MARKS: dict[str, frozenset[str]] = {
+    "creature_wars": frozenset({"reveal"}),
+    "fairy_meat": frozenset({"result"}),
+}
+"""Event kinds that mark a step worth jumping to: a Creature Wars duel revealed, a Fairy Meat attack's result."""
+
+HINTS = frozenset({"label", "loses"})
+"""Display hints of a ``legal`` entry, not part of the decision itself."""
+
+
+def label(game: Game, state: Any, seat: Seat, decision: Mapping[str, Any]) -> str:
+    """The decision ``seat`` made in ``state`` in words: the label ``legal`` gave it, a played card's text, else its
+    fields."""
+    wanted = {k: v for k, v in decision.items() if k not in HINTS}
+    for entry in game.legal(state, seat):
+        if {k: v for k, v in entry.items() if k not in HINTS} == wanted and entry.get("label"):
+            return str(entry["label"])
+    if wanted.get("kind") == "play" and isinstance(wanted.get("slot"), int):
+        cards = (game.view(state, seat).get("hands") or [{}] * (seat + 1))[seat].get("cards") or []
+        slot = int(wanted["slot"])
+        if 0 <= slot < len(cards):
+            return f"plays {cards[slot].get('text', '?')}"
+    if wanted.get("kind") == "timeout":
+        return "ran out of time (the rules' default)"
+    return json.dumps(wanted, ensure_ascii=False)
+
+
+def full_events(events: Sequence[Event], seats: int) -> list[dict[str, Any]]:
+    """A step's events for the full view: the public copy, and each seat's own copy where it says more (marked
+    ``to``: that seat)."""
+    out = []
+    for event in events:
+        copies: list[tuple[int | None, dict[str, Any]]] = [
+            (s, redact(event, s)) for s in range(seats) if not event.private or s in event.secret]
+        if not event.private:
+            copies.insert(0, (None, redact(event, None)))
+        seen: list[Any] = []
+        for to, copy in copies:
+            if copy.get("text") not in seen:
+                seen.append(copy.get("text"))
+                out.append(copy if to is None else {**copy, "to": to})
+    return out
