@@ -23,6 +23,8 @@ from tests.server.helpers import play_to_end, play_turn
 from tests.server.nodes import Start, nodes, on_node, resume_on
 from tests.server.servers import QUICK
 
+pytestmark = pytest.mark.slow  # real nodes behind a real HAProxy, killed and started: the slow suite's
+
 
 @pytest.fixture
 async def trusting(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
