@@ -102,7 +102,7 @@ def build(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix=".engine-build.", dir=out.parent))
     try:
         say(args.quiet, f"compiling {len(modules)} engine modules with mypyc and {cc} (a minute or two; "
-                        "CARDROOM_COMPILE=0 skips this in scripts/test and scripts/serve)")
+                        "CARDROOM_COMPILE=0 skips this in scripts/serve)")
         (work / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
         made = subprocess.run([sys.executable, "-c", CHILD, str(work), compiled.GROUP, *paths], cwd=package.parent,
                               capture_output=True, text=True)
