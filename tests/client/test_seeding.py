@@ -7,6 +7,7 @@ from client import connection
 from client.app import CardroomApp
 from client.connection import Client
 from client.records import fetch_record
+from client.render import status_line
 from client.screens import MatchScreen
 from client.screens.end import EndScreen
 from client.verify import verify
@@ -31,8 +32,10 @@ async def test_the_table_waits_for_the_deal_then_shows_it(server_url: str, monke
         assert screen.view is None and not screen.query_one(HandPanel).cards  # no deal, so no hand
         async with await Client.connect(server_url, name="bob", key="b" * 32) as bob:  # a rated room: bob has a key
             seat = await bob.join(screen.room, nonce="f6" * 16)
-            await until(pilot, lambda: status(app) == "your move", "the deal once the opponent sits")
-            assert screen.view is not None
+            # the deal comes from a random server seed: alice may move first, pass, or wait for bob's choice
+            await until(pilot, lambda: screen.view is not None and status(app) != "waiting for an opponent to join",
+                        "the deal once the opponent sits")
+            assert screen.view is not None and status(app) == status_line(screen.view, names=screen.names)
             shown = [c["text"] for c in screen.query_one(HandPanel).cards]
             assert shown and shown == [c["text"] for c in screen.view["hands"][0]["cards"]]
             await bob.request("resign", room=seat.room, token=seat.token)
