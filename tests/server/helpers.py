@@ -107,7 +107,7 @@ def announced(frames: list[bytes]) -> dict[int, set[str]]:
     out: dict[int, set[str]] = {}
     for message in received(frames):
         if message.get("t") == "view":
-            told |= set(strings(message["events"]))
+            told |= set(strings(message["events"])) | set(strings(message.get("recent") or []))
             out[message["version"]] = set(told)
     return out
 

@@ -9,7 +9,7 @@ import pytest
 
 from client import Client, ClientError
 from client.connection import Seat
-from tests.server.helpers import leaks, replay
+from tests.server.helpers import announced, leaks, replay
 from tests.server.servers import QUICK
 
 
@@ -29,15 +29,17 @@ async def _play_out(client: Client, seat: Seat, rng: random.Random) -> None:
 
 async def test_the_computer_takes_the_other_seat_and_plays_the_match_out(server_url: str, redis_url: str) -> None:
     rng = random.Random(5)
-    async with await Client.connect(server_url, name="ada", record_frames=True) as ada:
+    async with await Client.connect(server_url, name="ada", record_frames=True) as ada, \
+            await Client.connect(server_url, record_frames=True) as watcher:
         seat = await ada.create("creature_wars", QUICK, computer="random")  # dealt once the computer sits
         assert isinstance(seat, Seat)
+        await watcher.spectate(seat.room)  # what it is told is public: a witch may show a card in the open
         await _play_out(ada, seat, rng)
         listed = {r["room"]: r for r in await ada.list_rooms()}
         assert listed[seat.room]["players"] == ["ada", "random bot"]
         states = await replay(redis_url, seat.room, QUICK, ada.over[seat.room]["seed"])
         assert len(states) >= 2, "both seats decided"
-        assert leaks(ada.frames, states, seat.seat) == []
+        assert leaks(ada.frames, states, seat.seat, announced(watcher.frames)) == []
 
 
 async def test_the_computer_accepts_a_rematch(server_url: str) -> None:
