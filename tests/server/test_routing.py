@@ -9,6 +9,7 @@ import contextlib
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.message import Message
@@ -71,12 +72,19 @@ async def _relayed_in_a_match(proxy: str, urls: list[str], routing: bool, seed: 
     return relayed
 
 
-async def test_players_and_spectators_routed_to_the_owner_are_not_relayed(trusting: Start, repo_root: Path,
-                                                                         tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def behind_proxy(trusting: Start, repo_root: Path, tmp_path: Path) -> AsyncIterator[tuple[str, Any, str, str]]:
+    """Nodes A and B behind a real HAProxy routing by node: the proxy's URL, A's process, A's and B's URLs."""
     binary = haproxy_binary()
-    _, url_a = await trusting("A")
+    proc_a, url_a = await trusting("A")
     _, url_b = await trusting("B")
     async with haproxy(binary, repo_root, tmp_path, {"A": url_a, "B": url_b}) as proxy:
+        yield proxy, proc_a, url_a, url_b
+
+
+async def test_players_and_spectators_routed_to_the_owner_are_not_relayed(trusting: Start, repo_root: Path,
+                                                                         tmp_path: Path) -> None:
+    async with behind_proxy(trusting, repo_root, tmp_path) as (proxy, _, url_a, url_b):
         urls = [url_a, url_b]
         assert await _relayed_in_a_match(proxy, urls, routing=False, seed=3) > 0  # else the routed case proves nothing
         assert await _relayed_in_a_match(proxy, urls, routing=True, seed=4) == 0
@@ -84,10 +92,7 @@ async def test_players_and_spectators_routed_to_the_owner_are_not_relayed(trusti
 
 async def test_the_terminal_clients_link_moves_to_its_rooms_node_by_itself(trusting: Start, repo_root: Path,
                                                                           tmp_path: Path) -> None:
-    binary = haproxy_binary()
-    _, url_a = await trusting("A")
-    _, url_b = await trusting("B")
-    async with haproxy(binary, repo_root, tmp_path, {"A": url_a, "B": url_b}) as proxy:
+    async with behind_proxy(trusting, repo_root, tmp_path) as (proxy, _, _, _):
         host = await Client.connect(routed(proxy, "A"))
         sa = await host.create("creature_wars", seed=9)
         assert isinstance(sa, Seat)
@@ -113,10 +118,7 @@ async def test_the_terminal_clients_link_moves_to_its_rooms_node_by_itself(trust
 
 async def test_a_connection_naming_a_node_that_is_down_is_balanced(trusting: Start, repo_root: Path,
                                                                    tmp_path: Path) -> None:
-    binary = haproxy_binary()
-    proc_a, url_a = await trusting("A")
-    _, url_b = await trusting("B")
-    async with haproxy(binary, repo_root, tmp_path, {"A": url_a, "B": url_b}) as proxy:
+    async with behind_proxy(trusting, repo_root, tmp_path) as (proxy, proc_a, _, url_b):
         async with await Client.connect(routed(proxy, "nobody")) as unknown:
             assert unknown.node in ("A", "B")
         async with await Client.connect(url_b) as direct:
