@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import RichLog, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from client.render import (
     LOCK,
@@ -25,6 +25,7 @@ from client.render import (
 )
 
 __all__ = [
+    "Listing",
     "Banner",
     "DuelPanel",
     "EmpirePanel",
@@ -86,6 +87,30 @@ class EmpirePanel(Static):
         elif self.passed:
             out.append(" ─ passes (no playable card)", style="italic")
         return out
+
+
+class Listing(DataTable[Any]):
+    """A table of rows refilled as a whole (rooms, events), drawn anew once it has measured them. A DataTable
+    measures new rows' columns when idle, but lines it drew before that stay cached under the same key, so it
+    went on showing the old widths (names cut to the headers' width) until something else changed (Textual
+    issue #4470)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.refilled = False
+
+    def refill(self, rows: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Replace every row with ``rows`` (key, cells)."""
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        self.refilled = True
+
+    def on_idle(self) -> None:
+        # runs before DataTable's own idle handler measures the rows: draw anew right after it
+        if self.refilled:
+            self.refilled = False
+            self.call_next(self.notify_style_update)  # drops the cached lines and cells, and repaints
 
 
 class TableInfo(Static):

@@ -24,6 +24,7 @@ from websockets.exceptions import WebSocketException
 from client.connection import ClientError, Seat
 from client.link import Link
 from client.messages import JoinRoom, SpectateRoom
+from client.widgets import Listing
 
 __all__ = ["FILTERS", "EventsScreen", "OpenEvents", "event_row", "standings_text"]
 
@@ -137,7 +138,7 @@ class EventsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal():
-            yield DataTable(id="events", cursor_type="row")
+            yield Listing(id="events", cursor_type="row")
             with Vertical(id="detail"):
                 yield Static("", id="you")
                 yield Static("", id="pairings")
@@ -175,10 +176,8 @@ class EventsScreen(Screen[None]):
         if reply is None:
             return
         self.listed = list(reply["events"])
-        table = self.query_one("#events", DataTable)
-        table.clear()
-        for e in self.listed:
-            table.add_row(*event_row(e), key=str(e["event"]))
+        table = self.query_one("#events", Listing)
+        table.refill([(str(e["event"]), event_row(e)) for e in self.listed])
         if self.listed:
             self._select(str(self.listed[min(table.cursor_row, len(self.listed) - 1)]["event"]))
         else:

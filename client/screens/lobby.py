@@ -22,7 +22,7 @@ from client.screens.events import OpenEvents
 from client.screens.high_scores import ScoresScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.screens.your_rooms import YourRoomsList
-from client.widgets import Banner
+from client.widgets import Banner, Listing
 
 __all__ = ["COMPUTER_AFTER", "GAME_CHOICES", "QUIT_QUESTION", "LobbyScreen", "box_label", "room_row"]
 
@@ -171,8 +171,7 @@ class LobbyScreen(Screen[None]):
         yield Banner(id="notice")
         with Vertical(id="rooms-pane"):
             yield YourRoomsList(id="yours")
-            table: DataTable[str | Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
-            yield table
+            yield Listing(id="rooms", cursor_type="row", zebra_stripes=True)
             yield Static(ROOM_KEYS, id="hint")
             yield Static("", id="waiting", classes="-idle")
         with Horizontal(id="create-pane"):
@@ -214,14 +213,12 @@ class LobbyScreen(Screen[None]):
         if not self.is_mounted:
             return
         try:
-            table: DataTable[str | Text] = self.query_one("#rooms", DataTable)
+            table = self.query_one("#rooms", Listing)
             hint = self.query_one("#hint", Static)
         except NoMatches:  # a listing that comes while the app takes the lobby down: nothing left to fill
             return
         current = self.selected_room()
-        table.clear()
-        for room in self.rooms:
-            table.add_row(*room_row(room, room["room"] in self.held), key=str(room["room"]))
+        table.refill([(str(room["room"]), room_row(room, room["room"] in self.held)) for room in self.rooms])
         listed = {str(r["room"]) for r in self.rooms}
         if self.follow in listed:
             current, self.follow = self.follow, None

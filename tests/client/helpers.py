@@ -13,12 +13,13 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from client.app import CardroomApp
 from client.messages import Decide, Disconnected
 from client.screens import MatchScreen
 
-__all__ = ["SIZE", "Recorder", "crop_cells", "panel_text", "screen_lines", "screen_text", "settle", "until"]
+__all__ = ["SIZE", "Recorder", "busy", "crop_cells", "panel_text", "screen_lines", "screen_text", "settle", "until"]
 
 SIZE = (120, 44)
 
@@ -89,10 +90,30 @@ async def until(pilot: Pilot[Any], ready: Callable[[], object], what: str, timeo
     await settle(pilot)
 
 
-async def settle(pilot: Pilot[Any]) -> None:
-    """Let the app process what is queued and repaint, so the screen shows the state the test just saw."""
+def busy(app: App[Any]) -> str | None:
+    """What the app has still to do before its screen shows what it was told, or None: a widget with messages
+    queued, or a table that has not yet measured its new rows (a DataTable sizes its columns on idle)."""
+    for node in (app, app.screen, *app.screen.walk_children()):
+        if not node._message_queue.empty():
+            return f"messages queued for {node!r}"
+        if isinstance(node, DataTable) and (node._require_update_dimensions or node._updated_cells or node._new_rows):
+            return f"{node!r} not yet measured"
+    return None
+
+
+async def settle(pilot: Pilot[Any], timeout: float = 5.0) -> None:
+    """Let the app process what is queued and repaint, so the screen shows the state the test just saw.
+
+    Textual's ``pause()`` waits for the process to look idle by its CPU time, which a loaded machine fools (the
+    process gets little CPU and seems idle while its widgets still have work queued): so this waits until no
+    widget has (``busy``), within ``timeout``."""
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+    deadline = asyncio.get_running_loop().time() + timeout
+    while (left := busy(pilot.app)) is not None:
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"the app did not settle within {timeout:g} s: {left}")
+        await pilot.pause(0.02)
     await pilot.pause(0.1)
 
 

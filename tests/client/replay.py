@@ -24,6 +24,7 @@ from client.widgets import EventLog
 from engine import registry
 from engine.interface import redact_all
 from server.rooms import seeding
+from tests.client.helpers import settle
 
 __all__ = ["ADDRESS", "ROOM", "URL", "ReplayApp", "replay", "room_summary", "table_messages"]
 
@@ -61,9 +62,10 @@ async def replay(pilot: Pilot[Any]) -> None:
         await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+    await settle(pilot)
     for log in app.screen.query(EventLog):  # lines written before the log had its size may leave it short of the end
         log.scroll_end(animate=False, immediate=True)
-    await pilot.pause()
+    await settle(pilot)
 
 
 def room_summary(game: str, *, room: str = ROOM, players: Sequence[str] = (), seats: int = 2, status: str = "waiting",

@@ -49,7 +49,7 @@ async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) 
         # the app plays with its player key: its first daily deal of the day is ranked in the day's table
         assert rooms[0]["game"] == "fairy_tableau" and rooms[0]["daily"]
         assert rooms[0]["ranked"] == f"daily:{rooms[0]['daily']}"
-        assert rooms[0]["players"] == ["fay"] and rooms[0]["score"] == screen.view["score"], rooms[0]
+        assert rooms[0]["players"] == ["fay"] and rooms[0]["score"] == screen.view["score"], str(rooms[0])
         daily_room = screen.room
 
         await pilot.press("q", "y")

@@ -3,6 +3,8 @@ box only for solitaires, and everything on an 80x24 terminal; check boxes that s
 for the next game, and the focus left to the room list when our rooms are over."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from textual.widgets import Checkbox, DataTable
 
@@ -11,7 +13,7 @@ from client.connection import Client, Seat
 from client.messages import YourRooms
 from client.screens import ConfirmScreen, LobbyScreen, MatchScreen
 from client.screens.your_rooms import YourRoomsList
-from tests.client.helpers import SIZE, screen_text, until
+from tests.client.helpers import SIZE, screen_text, settle, until
 from tests.client.replay import ReplayApp, replay, room_summary
 
 
@@ -118,3 +120,22 @@ async def test_only_a_running_room_of_ours_takes_the_focus(status: str, focused:
         await until(pilot, lambda: yours.room_ids() == ["c0ffee01"], "your rooms")
         assert yours.has_focus is focused
         assert app.lobby.query_one("#rooms", DataTable).has_focus is not focused
+
+
+async def test_a_listing_drawn_before_its_columns_are_measured_is_drawn_again_in_full() -> None:
+    """The rooms table is refilled by every listing; if the screen is drawn between the refill and the table's
+    measuring its columns (on idle), the lines drawn then must not stay: every name in full afterwards."""
+    names = ["[b]Zoë[/b]", "somebody with a long name"]
+    listing = {"t": "rooms", "rooms": [room_summary("creature_wars", players=names, status="playing")]}
+    app = ReplayApp([])
+    async with app.run_test(size=SIZE) as pilot:
+        await replay(pilot)
+        rooms: DataTable[str] = app.screen.query_one("#rooms", DataTable)
+        app.link.handle(listing)
+        for _ in range(100):  # the lobby fills the table on its next turn: draw it right then, before it measures
+            if rooms.row_count:
+                break
+            await asyncio.sleep(0)
+        app.export_screenshot()
+        await settle(pilot)
+        assert ", ".join(names) in screen_text(app), screen_text(app)
