@@ -47,110 +47,113 @@ def same(a: Any, b: Any) -> bool:
 def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The delta that turns map ``old`` into map ``new`` (empty when they are the same)."""
     ops: dict[str, Any] = {}
+    added = 0
     for key, value in new.items():
         if key not in old:
             ops[key] = [SET, value]
+            added += 1
             continue
         was = old[key]
-        kind = type(value)
-        if was is value:
-            continue
-        if kind is not type(was):
-            ops[key] = [SET, value]
-        elif kind is list:
-            op = _list_op(was, value)
+        if was is not value:
+            op = _op(was, value)
             if op is not None:
                 ops[key] = op
-        elif kind is dict:
-            if _size(was) != _size(value):
-                ops[key] = [MAP, diff(was, value)]
-        elif was != value:  # a scalar (scalars are inlined: most of a view's fields)
-            ops[key] = [SET, value]
-    for key in old:
-        if key not in new:
-            ops[key] = [REMOVE]
+    if len(old) > len(new) - added:  # some key of old is not in new
+        for key in old:
+            if key not in new:
+                ops[key] = [REMOVE]
     return ops
 
 
-def _op(old: Any, new: Any, old_packed: bytes = b"", new_packed: bytes = b"") -> list[Any] | None:
-    """The operation turning ``old`` into ``new``, or None when they are the same. Maps and lists are compared by
-    their packed bytes first (in C, and as the wire tells values apart; given when known), and looked into only
-    when they differ."""
+def _op(old: Any, new: Any) -> list[Any] | None:
+    """The operation turning ``old`` into ``new``, or None when they are the same on the wire. Maps and lists are
+    looked into, part by part: successive views share the parts that did not change (cards, piles), so those
+    cost an identity check."""
     if old is new:
         return None
-    kind = type(old)
-    if kind is not type(new):
+    kind = type(new)
+    if kind is not type(old):
         return [SET, new]
     if kind is dict:
-        if (old_packed or _size(old)) == (new_packed or _size(new)):
-            return None
-        return [MAP, diff(old, new)]
+        delta = diff(old, new)
+        return [MAP, delta] if delta else None
     if kind is list:
-        return _list_op(old, new, old_packed, new_packed)
+        return _list_op(old, new)
     return None if old == new else [SET, new]
 
 
-def _list_op(old: list[Any], new: list[Any], old_packed: bytes = b"", new_packed: bytes = b"") -> list[Any] | None:
-    """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire
-    (sizes reckoned from the packed items), and never larger than the new list set whole."""
-    if old_packed and old_packed == new_packed:
-        return None
-    if len(new) <= 4:  # a short list: packed whole first (faster than item by item)
-        new_packed = new_packed or _size(new)
-        if new_packed == (old_packed or _size(old)):
-            return None
-        if len(new_packed) <= SMALL:
-            return [SET, new]
-    keys_old, keys_new = [_size(x) for x in old], [_size(x) for x in new]
-    if keys_old == keys_new:
-        return None
-    whole = len(new_packed) if new_packed else 3 + sum(map(len, keys_new))
-    if whole <= SMALL:
-        return [SET, new]
-    front, most = 0, min(len(old), len(new))
-    while front < most and keys_old[front] == keys_new[front]:
+def _equal(a: Any, b: Any) -> bool:
+    """Whether two items are the same on the wire: the same object, or equal and packed alike (``True`` is not
+    ``1``): packed only when Python's equality, in C, already says equal."""
+    return a is b or (a == b and _size(a) == _size(b))
+
+
+def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
+    """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire,
+    and never larger than the new list set whole. Only the items that differ are packed (to reckon sizes)."""
+    n_old, n_new = len(old), len(new)
+    most = min(n_old, n_new)
+    front = 0
+    while front < most and _equal(old[front], new[front]):
         front += 1
+    if front == n_old == n_new:
+        return None
     back = 0
-    while back < most - front and keys_old[-1 - back] == keys_new[-1 - back]:
+    while back < most - front and _equal(old[n_old - 1 - back], new[n_new - 1 - back]):
         back += 1
-    spans, size = _spans(keys_old, keys_new, new, front, back)
+    if n_new <= 4 and all(type(x) is not dict and type(x) is not list for x in new):
+        return [SET, new]  # a few scalars: set whole, never worth a splice
+    spans, size, added = _spans(old, new, front, n_old - back, n_new - back)
     best: list[Any] = [SPLICE, spans]
-    if len(old) == len(new):
+    if n_old == n_new:
         pairs: list[Any] = []
-        for index in range(front, len(new) - back):
-            if keys_old[index] != keys_new[index]:
-                op = _op(old[index], new[index], keys_old[index], keys_new[index])
-                if op is not None:
-                    pairs += [index, op]
+        for index in range(front, n_new - back):
+            op = _op(old[index], new[index])
+            if op is not None:
+                pairs += [index, op]
         items = len(_size(pairs))
         if items < size:
             best, size = [ITEMS, pairs], items
-    return best if size < whole else [SET, new]
+    # the new list set whole is at least its new items' bytes and a byte for each other item: packed only if
+    # the delta is not already smaller than that
+    if size < added[0] + (n_new - added[1]) + 3:
+        return best
+    return best if size < _items_size(new) else [SET, new]
 
 
-def _spans(keys_old: list[bytes], keys_new: list[bytes], new: list[Any], front: int, back: int) -> tuple[list[Any], int]:
-    """The flat ``[at, count, items, ...]`` of a splice from the old list to ``new`` (their items packed: ``keys_``),
-    which agree on their first ``front`` and last ``back`` items, with about its size packed. Where the lists part,
-    the nearest point where they agree again (within ``LOOK`` items) ends the span: an item removed here and one
-    added there cost those two, not the items between."""
-    old_end, new_end = len(keys_old) - back, len(keys_new) - back
+def _items_size(items: list[Any]) -> int:
+    """The bytes of the list's items packed, plus 3 (an array header's most): the list packed in one C call."""
+    header = 1 if len(items) < 16 else 3 if len(items) < 0x10000 else 5
+    return len(_size(items)) - header + 3
+
+
+def _spans(old: list[Any], new: list[Any], front: int, old_end: int,
+           new_end: int) -> tuple[list[Any], int, tuple[int, int]]:
+    """The flat ``[at, count, items, ...]`` of a splice from ``old`` to ``new``, which agree before ``front`` and
+    from ``old_end`` / ``new_end`` on, with about its size packed, and the bytes and number of the new items it
+    carries. Where the lists part, the nearest point where they agree again (within ``LOOK`` items) ends the
+    span: an item removed here and one added there cost those two, not the items between."""
     spans: list[Any] = []
-    size, i, j = 4, front, front
+    size, added, count, i, j = 4, 0, 0, front, front
     while i < old_end or j < new_end:
-        if i < old_end and j < new_end and keys_old[i] == keys_new[j]:
+        if i < old_end and j < new_end and _equal(old[i], new[j]):
             i, j = i + 1, j + 1
             continue
         skip_old, skip_new = old_end - i, new_end - j  # no agreement ahead: the rest is one span
         for reach in range(1, LOOK + 1):
             agree = next((d for d in range(reach + 1) if i + d < old_end and j + reach - d < new_end
-                          and keys_old[i + d] == keys_new[j + reach - d]), None)
+                          and _equal(old[i + d], new[j + reach - d])), None)
             if agree is not None:
                 skip_old, skip_new = agree, reach - agree
                 break
-        spans += [i, skip_old, new[j:j + skip_new]]
-        size += 8 + sum(len(k) for k in keys_new[j:j + skip_new])
+        items = new[j:j + skip_new]
+        spans += [i, skip_old, items]
+        bytes_ = sum(len(_size(x)) for x in items)
+        size += 8 + bytes_
+        added += bytes_
+        count += skip_new
         i, j = i + skip_old, j + skip_new
-    return spans, size
+    return spans, size, (added, count)
 
 
 def apply(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:

@@ -49,15 +49,15 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=8192)
 def _held_card(card: Card, turn: int) -> dict[str, Any]:
-    """A card in its holder's hand on ``turn``: the same from view to view until the turn or the card changes."""
-    face = _card_face(card, True)
-    return {
-        **face,
-        "text": card.notation(turn, marks=True),
-        "cooldown": card.cooldown(turn),
-        "banned": card.banned,
-        "playable": card.playable(turn),
-    }
+    """A card in its holder's hand on ``turn``."""
+    return _held_face(card, card.notation(turn, marks=True), card.cooldown(turn), card.banned, card.playable(turn))
+
+
+@functools.lru_cache(maxsize=8192)
+def _held_face(card: Card, text: str, cooldown: int, banned: bool, playable: bool) -> dict[str, Any]:
+    """A held card's view, one object for as long as it looks the same (from turn to turn while its cooldown and
+    playability stay): successive views share it, so comparing them skips it."""
+    return {**_card_face(card, True), "text": text, "cooldown": cooldown, "banned": banned, "playable": playable}
 
 
 @per_value
@@ -66,6 +66,7 @@ def _pile(cards: tuple[Card, ...]) -> list[dict[str, Any]]:
     return [card_view(c) for c in cards]
 
 
+@per_value
 def _duel_view(duel: Duel) -> dict[str, Any]:
     return {
         "turn": duel.turn,

@@ -107,6 +107,23 @@ def test_only_changes_are_sent_and_true_is_not_one() -> None:
         "hand": [2, {"cards": [0, ["A", "B", "C"]], "count": [0, 3]}]}  # a short list goes whole
 
 
+def test_parts_two_views_share_are_packed_at_most_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Successive views share the parts that did not change (cards, piles): a delta finds them by identity and
+    packs only what differs (and the changed list once, to weigh it against sending it whole), not every item of
+    both lists to compare them."""
+    import protocol.delta as delta
+
+    packed: list[int] = []
+    pack = delta._size
+    monkeypatch.setattr(delta, "_size", lambda value: packed.append(len(pack(value))) or pack(value))
+    pile = [{"text": f"card {n}", "rules": "x" * 100, "level": n} for n in range(40)]
+    drawn = {"text": "card 99", "rules": "", "level": 99}
+    old = {"discard": pile, "deck": 20}
+    new = {"discard": [*pile, drawn], "deck": 19}
+    assert check(old, new) == {"discard": [3, [40, 0, [drawn]]], "deck": [0, 19]}
+    assert sum(packed) < 1.5 * len(pack(new["discard"]))
+
+
 def test_the_docs_example() -> None:
     """The example of docs/protocol.md's "View deltas", the letters standing for cards (maps), as the server
     would make it."""
