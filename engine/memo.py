@@ -9,7 +9,9 @@ __all__ = ["carry_over", "per_state", "per_value"]
 
 R = TypeVar("R")
 KEEP = 8
-"""How many recent answers are kept."""
+"""How many recent answers :func:`per_state` keeps for states that keep none themselves."""
+VALUES = 1024
+"""How many values :func:`per_value` remembers the answer for."""
 
 
 def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
@@ -53,17 +55,21 @@ def carry_over(remembered: Callable[[Any, int], Any], old: Any, new: Any, seat: 
 
 
 def per_value(fn: Callable[[Any], R]) -> Callable[[Any], R]:
-    """``fn(value)`` remembered for the last ``KEEP`` values, by identity (a frozen value, such as a tuple of
-    cards that successive states share). The answer is shared: callers must not change it."""
-    recent: list[tuple[Any, R]] = []
+    """``fn(value)`` remembered for the last ``VALUES`` values, by identity (a frozen value, such as a tuple of
+    cards that successive states share): enough for the views of every room a node serves in turn, where a few
+    would be pushed out by the other rooms' before their own came round again. The answer is shared: callers
+    must not change it."""
+    recent: dict[int, tuple[Any, R]] = {}
 
     def remembered(value: Any) -> R:
-        for held, answer in recent:
-            if held is value:
-                return answer
+        held = recent.get(id(value))
+        if held is not None and held[0] is value:
+            return held[1]
         answer = fn(value)
-        recent.insert(0, (value, answer))
-        del recent[KEEP:]
+        recent.pop(id(value), None)
+        recent[id(value)] = (value, answer)
+        if len(recent) > VALUES:
+            del recent[next(iter(recent))]  # the oldest
         return answer
 
     remembered.__doc__ = fn.__doc__

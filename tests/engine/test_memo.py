@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.creature_wars import GAME
-from engine.memo import KEEP, carry_over, per_state
+from engine.memo import KEEP, carry_over, per_state, per_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +72,20 @@ def test_creature_wars_states_keep_legal_out_of_their_value_and_their_dump() -> 
     assert GAME.legal(state, 0) is plays
     assert GAME.load(GAME.dump(state)) == state
     assert "memo" not in GAME.dump(state)
+
+
+def test_values_keep_their_answers_while_a_node_s_rooms_take_turns() -> None:
+    """A pile's faces are made once per pile, though 200 rooms' views are built in turn between two of its own."""
+    calls: list[tuple[int, ...]] = []
+
+    @per_value
+    def faces(pile: tuple[int, ...]) -> list[str]:
+        calls.append(pile)
+        return [str(card) for card in pile]
+
+    piles = [tuple(range(n)) for n in range(200)]
+    for _ in range(3):
+        for pile in piles:
+            assert faces(pile) == [str(card) for card in pile]
+    assert len(calls) == len(piles)
+    assert faces(tuple(range(5))) == faces(piles[5]) and len(calls) == len(piles) + 1  # by identity, not equality
