@@ -10,7 +10,7 @@ __all__ = ["carry_over", "per_state", "per_value"]
 R = TypeVar("R")
 KEEP = 8
 """How many recent answers :func:`per_state` keeps for states that keep none themselves."""
-VALUES = 1024
+VALUES = 8192
 """How many values :func:`per_value` remembers the answer for."""
 
 
@@ -54,20 +54,21 @@ def carry_over(remembered: Callable[[Any, int], Any], old: Any, new: Any, seat: 
         new_memo[remembered, seat] = old_memo[remembered, seat]
 
 
-def per_value(fn: Callable[[Any], R]) -> Callable[[Any], R]:
-    """``fn(value)`` remembered for the last ``VALUES`` values, by identity (a frozen value, such as a tuple of
-    cards that successive states share): enough for the views of every room a node serves in turn, where a few
-    would be pushed out by the other rooms' before their own came round again. The answer is shared: callers
-    must not change it."""
-    recent: dict[int, tuple[Any, R]] = {}
+def per_value(fn: Callable[..., R]) -> Callable[..., R]:
+    """``fn(value, *more)`` remembered for the last ``VALUES`` calls, by the identity of ``value`` (a frozen value,
+    such as a tuple of cards that successive states share) and the equality of ``more`` (small hashable values, such
+    as a turn): enough for the views of every room a node serves in turn, where a few would be pushed out by the
+    other rooms' before their own came round again. The answer is shared: callers must not change it."""
+    recent: dict[tuple[int, tuple[Any, ...]], tuple[Any, R]] = {}
 
-    def remembered(value: Any) -> R:
-        held = recent.get(id(value))
+    def remembered(value: Any, *more: Any) -> R:
+        key = (id(value), more)
+        held = recent.get(key)
         if held is not None and held[0] is value:
             return held[1]
-        answer = fn(value)
-        recent.pop(id(value), None)
-        recent[id(value)] = (value, answer)
+        answer = fn(value, *more)
+        recent.pop(key, None)
+        recent[key] = (value, answer)
         if len(recent) > VALUES:
             del recent[next(iter(recent))]  # the oldest
         return answer

@@ -43,13 +43,20 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
     the holder): its rally marks, cooldown and playability too; without, the face the table sees. The answer
     is shared between calls (cards are immutable values): callers must not change it."""
     if turn is None:
-        return _card_face(card)
+        return _table_face(card)
     return _held_card(card, turn)
 
 
-@functools.lru_cache(maxsize=8192)
+@per_value
+def _table_face(card: Card) -> dict[str, Any]:
+    """The face the table sees, found by the card object first (one card object goes from state to state),
+    by its value next."""
+    return _card_face(card)
+
+
+@per_value
 def _held_card(card: Card, turn: int) -> dict[str, Any]:
-    """A card in its holder's hand on ``turn``."""
+    """A card in its holder's hand on ``turn``, found by the card object first, by its value next."""
     return _held_face(card, card.notation(turn, marks=True), card.cooldown(turn), card.banned, card.playable(turn))
 
 
@@ -64,6 +71,12 @@ def _held_face(card: Card, text: str, cooldown: int, banned: bool, playable: boo
 def _pile(cards: tuple[Card, ...]) -> list[dict[str, Any]]:
     """The faces of a pile every view shows (the discard): the same tuple from state to state until it changes."""
     return [card_view(c) for c in cards]
+
+
+@per_value
+def _hand(cards: tuple[Card, ...], turn: int) -> list[dict[str, Any]]:
+    """A hand as its holder sees it on ``turn``: the same tuple from state to state until a card comes or goes."""
+    return [card_view(c, turn) for c in cards]
 
 
 @per_value
@@ -84,7 +97,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
     for s in (0, 1):
         entry: dict[str, Any] = {"count": len(state.hands[s])}
         if s == seat:
-            entry["cards"] = [card_view(c, state.turn) for c in state.hands[s]]
+            entry["cards"] = _hand(state.hands[s], state.turn)
         hands.append(entry)
     out: dict[str, Any] = {
         "game": "creature_wars",
