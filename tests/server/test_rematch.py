@@ -1,9 +1,18 @@
-"""Rematch: both seats agree after the end, a new room with seats swapped; asking during a match changes nothing."""
+"""Rematch: both seats agree after the end, a new room with seats swapped; asking during a match changes nothing; a
+seat asking on a node that does not serve the new room gets its seat there from the node that does."""
 from __future__ import annotations
+
+import asyncio
+import random
 
 import pytest
 
 from client import Client, ClientError
+from client.connection import Seat
+from server.store import keys
+from server.store.store import Store
+from tests.server.helpers import play_turn
+from tests.server.nodes import Start
 from tests.server.servers import QUICK, finished_match
 
 
@@ -73,3 +82,53 @@ async def test_rematch_of_a_running_match_changes_nothing(server_url: str) -> No
     finally:
         await a.close()
         await b.close()
+
+
+async def _lapsed(redis_url: str, room: str) -> None:
+    """Wait until nobody holds ``room``'s lease (a finished match's is not renewed): any node serves it then."""
+    store = Store(redis_url)
+    try:
+        for _ in range(100):
+            if await store.redis.get(keys.lease(room)) is None:
+                return
+            await asyncio.sleep(0.1)
+    finally:
+        await store.close()
+    raise AssertionError(f"the lease of room {room} never lapsed")
+
+
+async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its_seat_there(
+        node: Start, redis_url: str) -> None:
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    ann, sa, bob, sb = await finished_match(url_b, seed=23)  # played on node B, which keeps the finished room
+    assert (await ann.rematch(sa))["t"] == "rematch_offered"
+    await _lapsed(redis_url, sa.room)
+    bob_a = await Client.connect(url_a)
+    try:
+        ready = await bob_a.rematch(sb)  # node A loads the finished room, completes the rematch, and serves the new one
+        assert ready["t"] == "rematch_ready" and ready["node"] == "A" and ready["seat"] == 0
+        new_room = ready["new_room"]
+        late = await ann.rematch(sa)  # on node B, which serves the finished room but not the new one
+        assert late["t"] == "rematch_ready" and late["new_room"] == new_room and late["seat"] == 1
+        assert late["node"] == "A"
+        players = [(bob_a, Seat(new_room, 0, ready["token"])), (ann, Seat(new_room, 1, late["token"]))]
+        for client, _ in players:
+            await client.wait_view(new_room, lambda v: v["outcome"] is None)
+        await play_turn(players, random.Random(7))  # ann's decisions go through node B to node A
+        await ann.wait_for(lambda: ann.versions.get(new_room, 0) >= 1)
+        await bob_a.wait_for(lambda: bob_a.versions[new_room] == ann.versions[new_room])
+
+        again = await bob.rematch(sb)  # bob asks again on node B: his seat anew, and the token before stops working
+        assert again["t"] == "rematch_ready" and again["new_room"] == new_room and again["seat"] == 0
+        assert again["node"] == "A" and again["token"] != ready["token"]
+        moved = await bob_a.wait_message(lambda m: m["t"] == "seat_moved")
+        assert moved["room"] == new_room and moved["seat"] == 0
+        with pytest.raises(ClientError) as caught:
+            await bob_a.resume(new_room, ready["token"])
+        assert caught.value.code == "bad_token"
+        async with await Client.connect(url_a) as direct:  # ann's token works on node A directly too
+            assert (await direct.resume(new_room, late["token"])).seat == 1
+    finally:
+        for client in (ann, bob, bob_a):
+            await client.close()
