@@ -12,7 +12,7 @@ from client.connection import Seat
 from server.store import keys
 from server.store.store import Store
 from tests.server.helpers import play_turn
-from tests.server.nodes import Start
+from tests.server.nodes import Start, on_node
 from tests.server.servers import QUICK, finished_match
 
 
@@ -104,7 +104,7 @@ async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its
     ann, sa, bob, sb = await finished_match(url_b, seed=23)  # played on node B, which keeps the finished room
     assert (await ann.rematch(sa))["t"] == "rematch_offered"
     await _lapsed(redis_url, sa.room)
-    bob_a = await Client.connect(url_a)
+    bob_a = await Client.connect(url_a, record_frames=True)
     try:
         ready = await bob_a.rematch(sb)  # node A loads the finished room, completes the rematch, and serves the new one
         assert ready["t"] == "rematch_ready" and ready["node"] == "A" and ready["seat"] == 0
@@ -119,16 +119,52 @@ async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its
         await ann.wait_for(lambda: ann.versions.get(new_room, 0) >= 1)
         await bob_a.wait_for(lambda: bob_a.versions[new_room] == ann.versions[new_room])
 
-        again = await bob.rematch(sb)  # bob asks again on node B: his seat anew, and the token before stops working
+        again = await bob.rematch(sb)  # bob asks again on node B: node A, which made the new room, hands his seat back
         assert again["t"] == "rematch_ready" and again["new_room"] == new_room and again["seat"] == 0
-        assert again["node"] == "A" and again["token"] != ready["token"]
-        moved = await bob_a.wait_message(lambda m: m["t"] == "seat_moved")
+        assert again["node"] == "A" and again["token"] == ready["token"]
+        moved = await bob_a.wait_message(lambda m: m["t"] == "seat_moved")  # one connection per seat: now bob's on B
         assert moved["room"] == new_room and moved["seat"] == 0
-        with pytest.raises(ClientError) as caught:
-            await bob_a.resume(new_room, ready["token"])
-        assert caught.value.code == "bad_token"
+        await bob.wait_view(new_room, lambda v: v["version"] == ann.versions[new_room])
         async with await Client.connect(url_a) as direct:  # ann's token works on node A directly too
             assert (await direct.resume(new_room, late["token"])).seat == 1
+    finally:
+        for client in (ann, bob, bob_a):
+            await client.close()
+
+
+async def test_a_seat_asking_again_after_the_new_rooms_node_restarted_gets_a_new_token_from_it(
+        node: Start, redis_url: str) -> None:
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    ann, sa, bob, sb = await finished_match(url_b, seed=24)
+    assert (await ann.rematch(sa))["t"] == "rematch_offered"
+    await _lapsed(redis_url, sa.room)
+    bob_a = await Client.connect(url_a)
+    ready = await bob_a.rematch(sb)  # node A makes and serves the new room
+    new_room = ready["new_room"]
+    first = await ann.rematch(sa)  # through node B
+    assert first["t"] == "rematch_ready" and first["node"] == "A" and first["new_room"] == new_room
+    proc_a.kill()  # node A started again under its id: the new room is its again, what it made in memory is gone
+    proc_a.wait()
+    _, url_a = await node("A")
+    await asyncio.wait_for(ann.ws.wait_closed(), 10)  # node B drops what it relayed to A's run before
+    try:
+        ann2, late = await on_node(url_b, lambda client: client.rematch(sa))
+        bob2, again = await on_node(url_b, lambda client: client.rematch(sb))
+        assert (late["new_room"], late["seat"], late["node"]) == (new_room, 1, "A")
+        assert (again["new_room"], again["seat"], again["node"]) == (new_room, 0, "A")
+        assert late["token"] != first["token"] and again["token"] != ready["token"]
+        for old in (first["token"], ready["token"]):  # reissued: the tokens given before stop working
+            with pytest.raises(ClientError) as caught:
+                await ann2.resume(new_room, old)
+            assert caught.value.code == "bad_token"
+        players = [(bob2, Seat(new_room, 0, again["token"])), (ann2, Seat(new_room, 1, late["token"]))]
+        for client, _ in players:
+            await client.wait_view(new_room, lambda v: v["outcome"] is None)
+        await play_turn(players, random.Random(8))
+        await ann2.wait_for(lambda: ann2.versions.get(new_room, 0) >= 1)
+        for client in (ann2, bob2):
+            await client.close()
     finally:
         for client in (ann, bob, bob_a):
             await client.close()
