@@ -11,7 +11,6 @@ from client import Client, ClientError
 from client.connection import Seat
 from server.store import keys
 from server.store.store import Store
-from tests.server.helpers import play_turn
 from tests.server.nodes import Start, on_node
 from tests.server.servers import QUICK, finished_match
 
@@ -97,6 +96,22 @@ async def _lapsed(redis_url: str, room: str) -> None:
     raise AssertionError(f"the lease of room {room} never lapsed")
 
 
+async def _plays(client: Client, seat: Seat, other: Client, other_seat: Seat) -> None:
+    """``client`` makes a decision as ``seat`` (``other`` deciding as ``other_seat`` until ``client`` may)."""
+    rng = random.Random(7)
+    for each in (client, other):
+        await each.wait_view(seat.room, lambda v: v["outcome"] is None)
+    for _ in range(50):
+        legal = client.views[seat.room]["legal"]
+        if legal:
+            reply = await client.decide(seat, rng.choice(legal))
+            assert reply["t"] == "view" and reply["room"] == seat.room
+            return
+        reply = await other.decide(other_seat, rng.choice(other.views[seat.room]["legal"]))
+        await client.wait_view(seat.room, lambda v, at=reply["version"]: v["version"] >= at)
+    raise AssertionError(f"seat {seat.seat} was never to decide")
+
+
 async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its_seat_there(
         node: Start, redis_url: str) -> None:
     _, url_a = await node("A")
@@ -112,11 +127,7 @@ async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its
         late = await ann.rematch(sa)  # on node B, which serves the finished room but not the new one
         assert late["t"] == "rematch_ready" and late["new_room"] == new_room and late["seat"] == 1
         assert late["node"] == "A"
-        players = [(bob_a, Seat(new_room, 0, ready["token"])), (ann, Seat(new_room, 1, late["token"]))]
-        for client, _ in players:
-            await client.wait_view(new_room, lambda v: v["outcome"] is None)
-        await play_turn(players, random.Random(7))  # ann's decisions go through node B to node A
-        await ann.wait_for(lambda: ann.versions.get(new_room, 0) >= 1)
+        await _plays(ann, Seat(new_room, 1, late["token"]), bob_a, Seat(new_room, 0, ready["token"]))
         await bob_a.wait_for(lambda: bob_a.versions[new_room] == ann.versions[new_room])
 
         again = await bob.rematch(sb)  # bob asks again on node B: node A, which made the new room, hands his seat back
@@ -158,11 +169,7 @@ async def test_a_seat_asking_again_after_the_new_rooms_node_restarted_gets_a_new
             with pytest.raises(ClientError) as caught:
                 await ann2.resume(new_room, old)
             assert caught.value.code == "bad_token"
-        players = [(bob2, Seat(new_room, 0, again["token"])), (ann2, Seat(new_room, 1, late["token"]))]
-        for client, _ in players:
-            await client.wait_view(new_room, lambda v: v["outcome"] is None)
-        await play_turn(players, random.Random(8))
-        await ann2.wait_for(lambda: ann2.versions.get(new_room, 0) >= 1)
+        await _plays(ann2, Seat(new_room, 1, late["token"]), bob2, Seat(new_room, 0, again["token"]))
         for client in (ann2, bob2):
             await client.close()
     finally:
