@@ -417,7 +417,13 @@ class Session:
         await chat.post(self.lobby.store, await self.lobby.find(m["room"]), self.conn, m["text"], self.chat, re)
 
     async def on_rematch(self, m: dict[str, Any], re: int) -> None:
-        await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re, m.get("nonce", ""))
+        try:
+            await rematch.rematch(self.lobby, await self.lobby.find(m["room"]), self.conn, m["token"], re,
+                                  m.get("nonce", ""))
+        except rematch.Elsewhere as elsewhere:  # the node serving the new room seats this player there, and answers
+            if not await self.to_owner(elsewhere.room, encode(m)):
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"room {elsewhere.room}, this rematch's, is served by "
+                                                           "another server node; try again") from None
 
     async def on_scores(self, m: dict[str, Any], re: int) -> None:
         self.reply(re, "scores", **await self.lobby.scores(m["game"], m.get("daily", False), m.get("limit", 10)))

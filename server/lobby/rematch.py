@@ -3,6 +3,10 @@
 The offers are stored with the room (``rematch:{seat}``, with the seat's nonce), and so is the new room once
 made (``rematched``): any node serving the finished room next (its node died, or another node loaded it)
 completes the rematch, and two nodes completing it at once agree on one new room.
+
+A seat's place in the new room is given by the node that serves the new room: a node asked for it that does not
+(the new room is leased by another) raises :class:`Elsewhere`, and the request is relayed to that node, which
+checks the seat's token against the finished room as it does any rematch.
 """
 from __future__ import annotations
 
@@ -16,7 +20,15 @@ if TYPE_CHECKING:
     from server.lobby.lobby import Lobby
     from server.rooms.room import Room
 
-__all__ = ["rematch", "swapped"]
+__all__ = ["Elsewhere", "rematch", "swapped"]
+
+
+class Elsewhere(Exception):
+    """The rematch's new room is served by another node: only that node may seat a player in it."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__(room)
+        self.room = room
 
 
 def swapped(seat: int, seats: int) -> int:
@@ -31,6 +43,8 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
     if not room.over:
         raise ProtocolError(ErrorCode.MATCH_RUNNING, f"the match in room {room.id} is still running; rematch once it has ended")
     async with room.lock:
+        if room.rematched is not None and room.rematched[0].moved:  # its tokens may have been reissued elsewhere
+            room.rematched = None
         if room.rematched is not None:
             new, tokens = room.rematched
             _deliver(lobby, room, new, [(conn, seat)], tokens, conn, re)
@@ -48,7 +62,7 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
             return
         if made:  # completed by another node, or by this node's run before: this seat takes its place there
             room.rematch_room = made
-            new = await lobby.find(made)
+            new = await _served_here(lobby, made)
             new_seat = swapped(seat, len(room.seats))
             tokens = {seat: (new_seat, await _take(new, new_seat, room, seat))}
             _deliver(lobby, room, new, [(conn, seat)], tokens, conn, re)
@@ -58,7 +72,7 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
         made = await room.store.rematched(room.id, new.id)
         room.rematch_room = made
         if made != new.id:  # another node made it first: ours, never seated, is abandoned like any such room
-            new = await lobby.find(made)
+            new = await _served_here(lobby, made)
             new_seat = swapped(seat, len(room.seats))
             tokens = {seat: (new_seat, await _take(new, new_seat, room, seat))}
             _deliver(lobby, room, new, [(conn, seat)], tokens, conn, re)
@@ -73,6 +87,17 @@ async def rematch(lobby: Lobby, room: Room, conn: Peer, token: str, re: int, non
     if conn not in room.watchers:
         holders.append((conn, seat))
     _deliver(lobby, room, new, holders, tokens, conn, re)
+
+
+async def _served_here(lobby: Lobby, room_id: str) -> Room:
+    """The rematch's new room, served here (or loaded here: nobody holds its lease); :class:`Elsewhere` when another
+    node holds its lease."""
+    held = lobby.rooms.get(room_id)
+    if held is None or held.moved:
+        holder = (await lobby.leases.holders([room_id]))[0]
+        if holder is not None and holder != lobby.leases.node:
+            raise Elsewhere(room_id)
+    return await lobby.find(room_id)
 
 
 async def _take(new: Room, new_seat: int, room: Room, old: int) -> str:

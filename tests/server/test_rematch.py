@@ -1,9 +1,17 @@
-"""Rematch: both seats agree after the end, a new room with seats swapped; asking during a match changes nothing."""
+"""Rematch: both seats agree after the end, a new room with seats swapped; asking during a match changes nothing; a
+seat asking on a node that does not serve the new room gets its seat there from the node that does."""
 from __future__ import annotations
+
+import asyncio
+import random
 
 import pytest
 
 from client import Client, ClientError
+from client.connection import Seat
+from server.store import keys
+from server.store.store import Store
+from tests.server.nodes import Start, on_node
 from tests.server.servers import QUICK, finished_match
 
 
@@ -73,3 +81,97 @@ async def test_rematch_of_a_running_match_changes_nothing(server_url: str) -> No
     finally:
         await a.close()
         await b.close()
+
+
+async def _lapsed(redis_url: str, room: str) -> None:
+    """Wait until nobody holds ``room``'s lease (a finished match's is not renewed): any node serves it then."""
+    store = Store(redis_url)
+    try:
+        for _ in range(100):
+            if await store.redis.get(keys.lease(room)) is None:
+                return
+            await asyncio.sleep(0.1)
+    finally:
+        await store.close()
+    raise AssertionError(f"the lease of room {room} never lapsed")
+
+
+async def _plays(client: Client, seat: Seat, other: Client, other_seat: Seat) -> None:
+    """``client`` makes a decision as ``seat`` (``other`` deciding as ``other_seat`` until ``client`` may)."""
+    rng = random.Random(7)
+    for each in (client, other):
+        await each.wait_view(seat.room, lambda v: v["outcome"] is None)
+    for _ in range(50):
+        legal = client.views[seat.room]["legal"]
+        if legal:
+            reply = await client.decide(seat, rng.choice(legal))
+            assert reply["t"] == "view" and reply["room"] == seat.room
+            return
+        reply = await other.decide(other_seat, rng.choice(other.views[seat.room]["legal"]))
+        await client.wait_view(seat.room, lambda v, at=reply["version"]: v["version"] >= at)
+    raise AssertionError(f"seat {seat.seat} was never to decide")
+
+
+async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its_seat_there(
+        node: Start, redis_url: str) -> None:
+    _, url_a = await node("A")
+    _, url_b = await node("B")
+    ann, sa, bob, sb = await finished_match(url_b, seed=23)  # played on node B, which keeps the finished room
+    assert (await ann.rematch(sa))["t"] == "rematch_offered"
+    await _lapsed(redis_url, sa.room)
+    bob_a = await Client.connect(url_a, record_frames=True)
+    try:
+        ready = await bob_a.rematch(sb)  # node A loads the finished room, completes the rematch, and serves the new one
+        assert ready["t"] == "rematch_ready" and ready["node"] == "A" and ready["seat"] == 0
+        new_room = ready["new_room"]
+        late = await ann.rematch(sa)  # on node B, which serves the finished room but not the new one
+        assert late["t"] == "rematch_ready" and late["new_room"] == new_room and late["seat"] == 1
+        assert late["node"] == "A"
+        await _plays(ann, Seat(new_room, 1, late["token"]), bob_a, Seat(new_room, 0, ready["token"]))
+        await bob_a.wait_for(lambda: bob_a.versions[new_room] == ann.versions[new_room])
+
+        again = await bob.rematch(sb)  # bob asks again on node B: node A, which made the new room, hands his seat back
+        assert again["t"] == "rematch_ready" and again["new_room"] == new_room and again["seat"] == 0
+        assert again["node"] == "A" and again["token"] == ready["token"]
+        moved = await bob_a.wait_message(lambda m: m["t"] == "seat_moved")  # one connection per seat: now bob's on B
+        assert moved["room"] == new_room and moved["seat"] == 0
+        await bob.wait_view(new_room, lambda v: v["version"] == ann.versions[new_room])
+        async with await Client.connect(url_a) as direct:  # ann's token works on node A directly too
+            assert (await direct.resume(new_room, late["token"])).seat == 1
+    finally:
+        for client in (ann, bob, bob_a):
+            await client.close()
+
+
+async def test_a_seat_asking_again_after_the_new_rooms_node_restarted_gets_a_new_token_from_it(
+        node: Start, redis_url: str) -> None:
+    proc_a, url_a = await node("A")
+    _, url_b = await node("B")
+    ann, sa, bob, sb = await finished_match(url_b, seed=24)
+    assert (await ann.rematch(sa))["t"] == "rematch_offered"
+    await _lapsed(redis_url, sa.room)
+    bob_a = await Client.connect(url_a)
+    ready = await bob_a.rematch(sb)  # node A makes and serves the new room
+    new_room = ready["new_room"]
+    first = await ann.rematch(sa)  # through node B
+    assert first["t"] == "rematch_ready" and first["node"] == "A" and first["new_room"] == new_room
+    proc_a.kill()  # node A started again under its id: the new room is its again, what it made in memory is gone
+    proc_a.wait()
+    _, url_a = await node("A")
+    await asyncio.wait_for(ann.ws.wait_closed(), 10)  # node B drops what it relayed to A's run before
+    try:
+        ann2, late = await on_node(url_b, lambda client: client.rematch(sa))
+        bob2, again = await on_node(url_b, lambda client: client.rematch(sb))
+        assert (late["new_room"], late["seat"], late["node"]) == (new_room, 1, "A")
+        assert (again["new_room"], again["seat"], again["node"]) == (new_room, 0, "A")
+        assert late["token"] != first["token"] and again["token"] != ready["token"]
+        for old in (first["token"], ready["token"]):  # reissued: the tokens given before stop working
+            with pytest.raises(ClientError) as caught:
+                await ann2.resume(new_room, old)
+            assert caught.value.code == "bad_token"
+        await _plays(ann2, Seat(new_room, 1, late["token"]), bob2, Seat(new_room, 0, again["token"]))
+        for client in (ann2, bob2):
+            await client.close()
+    finally:
+        for client in (ann, bob, bob_a):
+            await client.close()
