@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
+from server.errors import ServerError
 from server.lobby import retries
 from server.rooms.peer import Peer
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["Elsewhere", "rematch", "swapped"]
 
 
-class Elsewhere(Exception):
+class Elsewhere(ServerError):
     """The rematch's new room is served by another node: only that node may seat a player in it."""
 
     def __init__(self, room: str) -> None:
