@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from server.ops import collector
+
 __all__ = [
     "REPO",
     "Pacer",
@@ -165,7 +167,10 @@ def loop_name() -> str:
 
 
 def run_main(main: Coroutine[Any, Any, None]) -> None:
-    """Run a coroutine on uvloop when installed (as ``cardroom serve`` does), else asyncio."""
+    """Run a coroutine on uvloop when installed (as ``cardroom serve`` does), else asyncio; with the garbage
+    collector set as the server sets its own (server/ops/collector.py), so that the bench's own collections,
+    long with thousands of connections, are not counted as the server's latency."""
+    collector.tune()
     if loop_name() == "uvloop":
         import uvloop
 
