@@ -55,23 +55,30 @@ def carry_over(remembered: Callable[[Any, int], Any], old: Any, new: Any, seat: 
 
 
 def per_value(fn: Callable[..., R]) -> Callable[..., R]:
-    """``fn(value, *more)`` remembered for the last ``VALUES`` calls, by the identity of ``value`` (a frozen value,
-    such as a tuple of cards that successive states share) and the equality of ``more`` (small hashable values, such
-    as a turn): enough for the views of every room a node serves in turn, where a few would be pushed out by the
-    other rooms' before their own came round again. The answer is shared: callers must not change it."""
-    recent: dict[tuple[int, tuple[Any, ...]], tuple[Any, R]] = {}
+    """``fn(value, *more)`` remembered for the last ``VALUES`` or so calls, by the identity of ``value`` (a frozen
+    value, such as a tuple of cards that successive states share) and the equality of ``more`` (small hashable
+    values, such as a turn): enough for the views of every room a node serves in turn, where a few would be pushed
+    out by the other rooms' before their own came round again. The answer is shared: callers must not change it.
+
+    Two generations of half as many each: a new answer goes into the young one, an answer found in the old one
+    moves to the young one, and a full young generation becomes the old one (the old one dropped): each step
+    O(1), where dropping the oldest of one dict one at a time makes finding the next oldest ever slower."""
+    young: dict[tuple[int, tuple[Any, ...]], tuple[Any, R]] = {}
+    old: dict[tuple[int, tuple[Any, ...]], tuple[Any, R]] = {}
 
     def remembered(value: Any, *more: Any) -> R:
+        nonlocal young, old
         key = (id(value), more)
-        held = recent.get(key)
+        held = young.get(key)
         if held is not None and held[0] is value:
             return held[1]
-        answer = fn(value, *more)
-        recent.pop(key, None)
-        recent[key] = (value, answer)
-        if len(recent) > VALUES:
-            del recent[next(iter(recent))]  # the oldest
-        return answer
+        held = old.get(key)
+        if held is None or held[0] is not value:
+            held = (value, fn(value, *more))
+        if len(young) >= VALUES // 2:
+            young, old = {}, young
+        young[key] = held
+        return held[1]
 
     remembered.__doc__ = fn.__doc__
     remembered.__name__ = fn.__name__
