@@ -103,20 +103,28 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
         back += 1
     if n_new <= 4 and all(type(x) is not dict and type(x) is not list for x in new):
         return [SET, new]  # a few scalars: set whole, never worth a splice
-    spans, size, added = _spans(old, new, front, n_old - back, n_new - back)
-    best: list[Any] = [SPLICE, spans]
+    spans = _spans(old, new, front, n_old - back, n_new - back)
     if n_old == n_new:
         pairs: list[Any] = []
         for index in range(front, n_new - back):
             op = _op(old[index], new[index])
             if op is not None:
                 pairs += [index, op]
+        if all(spans[at + 1] == len(spans[at + 2]) for at in range(0, len(spans), 3)):
+            # every span replaces as many items as it puts: patching those items is the delta (not sized as a splice)
+            size = len(_size(pairs))
+            return [ITEMS, pairs] if size < _items_size(new) else [SET, new]
+    added = [x for at in range(2, len(spans), 3) for x in spans[at]]
+    added_bytes = sum(len(_size(x)) for x in added)
+    best: list[Any] = [SPLICE, spans]
+    size = 4 + 8 * (len(spans) // 3) + added_bytes
+    if n_old == n_new:
         items = len(_size(pairs))
         if items < size:
             best, size = [ITEMS, pairs], items
     # the new list set whole is at least its new items' bytes and a byte for each other item: packed only if
     # the delta is not already smaller than that
-    if size < added[0] + (n_new - added[1]) + 3:
+    if size < added_bytes + (n_new - len(added)) + 3:
         return best
     return best if size < _items_size(new) else [SET, new]
 
@@ -127,14 +135,13 @@ def _items_size(items: list[Any]) -> int:
     return len(_size(items)) - header + 3
 
 
-def _spans(old: list[Any], new: list[Any], front: int, old_end: int,
-           new_end: int) -> tuple[list[Any], int, tuple[int, int]]:
+def _spans(old: list[Any], new: list[Any], front: int, old_end: int, new_end: int) -> list[Any]:
     """The flat ``[at, count, items, ...]`` of a splice from ``old`` to ``new``, which agree before ``front`` and
-    from ``old_end`` / ``new_end`` on, with about its size packed, and the bytes and number of the new items it
-    carries. Where the lists part, the nearest point where they agree again (within ``LOOK`` items) ends the
-    span: an item removed here and one added there cost those two, not the items between."""
+    from ``old_end`` / ``new_end`` on. Where the lists part, the nearest point where they agree again (within
+    ``LOOK`` items) ends the span: an item removed here and one added there cost those two, not the items
+    between."""
     spans: list[Any] = []
-    size, added, count, i, j = 4, 0, 0, front, front
+    i, j = front, front
     while i < old_end or j < new_end:
         if i < old_end and j < new_end and _equal(old[i], new[j]):
             i, j = i + 1, j + 1
@@ -146,14 +153,9 @@ def _spans(old: list[Any], new: list[Any], front: int, old_end: int,
             if agree is not None:
                 skip_old, skip_new = agree, reach - agree
                 break
-        items = new[j:j + skip_new]
-        spans += [i, skip_old, items]
-        bytes_ = sum(len(_size(x)) for x in items)
-        size += 8 + bytes_
-        added += bytes_
-        count += skip_new
+        spans += [i, skip_old, new[j:j + skip_new]]
         i, j = i + skip_old, j + skip_new
-    return spans, size, (added, count)
+    return spans
 
 
 def apply(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
