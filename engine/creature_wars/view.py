@@ -74,9 +74,15 @@ def _pile(cards: tuple[Card, ...]) -> list[dict[str, Any]]:
 
 
 @per_value
-def _hand(cards: tuple[Card, ...], turn: int) -> list[dict[str, Any]]:
+def _held_hand(cards: tuple[Card, ...], turn: int) -> dict[str, Any]:
     """A hand as its holder sees it on ``turn``: the same tuple from state to state until a card comes or goes."""
-    return [card_view(c, turn) for c in cards]
+    return {"count": len(cards), "cards": [card_view(c, turn) for c in cards]}
+
+
+@functools.lru_cache(maxsize=64)
+def _hidden_hand(count: int) -> dict[str, Any]:
+    """A hand as the others see it: how many cards."""
+    return {"count": count}
 
 
 @per_value
@@ -93,12 +99,7 @@ def _duel_view(duel: Duel) -> dict[str, Any]:
 
 def view(state: State, seat: Seat | None) -> dict[str, Any]:
     """Public table for everyone; a seat also sees its own hand, its sealed card and its legal plays."""
-    hands: list[dict[str, Any]] = []
-    for s in (0, 1):
-        entry: dict[str, Any] = {"count": len(state.hands[s])}
-        if s == seat:
-            entry["cards"] = _hand(state.hands[s], state.turn)
-        hands.append(entry)
+    hands = [_held_hand(state.hands[s], state.turn) if s == seat else _hidden_hand(len(state.hands[s])) for s in (0, 1)]
     out: dict[str, Any] = {
         "game": "creature_wars",
         "version": state.version,
