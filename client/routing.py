@@ -9,13 +9,15 @@ stays where it was.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from client.connection import Client, ClientError, ConnectionLost, Seat
 
 __all__ = ["PARAM", "owner_connection", "routed", "spectate_on_owner", "to_owner"]
 
+T = TypeVar("T")
 PARAM = "node"
 """The query parameter naming the node a connection asks the proxy for."""
 
@@ -49,31 +51,27 @@ async def owner_connection(client: Client, node: str) -> Client | None:
 async def to_owner(client: Client, seat: Seat) -> tuple[Client, Seat]:
     """The connection and seat to play ``seat`` on: a new connection to the node that owns its room, with the seat
     resumed there (``client`` is then closed); else ``client`` and ``seat`` as they were."""
-    other = await owner_connection(client, seat.node)
-    if other is None:
-        return client, seat
-    try:
-        resumed = await other.resume(seat.room, seat.token)
-    except (ClientError, ConnectionLost, TimeoutError):
-        await other.close()
-        return client, seat
-    with contextlib.suppress(Exception):
-        await client.close()
-    return other, resumed
+    return await _move(client, await owner_connection(client, seat.node), lambda c: c.resume(seat.room, seat.token), seat)
 
 
 async def spectate_on_owner(client: Client, room: str) -> tuple[Client, dict[str, Any]]:
     """Watch ``room``, from a new connection to the node that owns it when ``client`` reached another (``client``
     is then closed); the connection watching it, and the ``spectating`` reply."""
     reply = await client.spectate(room)
-    other = await owner_connection(client, str(reply.get("node") or ""))
+    return await _move(client, await owner_connection(client, str(reply.get("node") or "")), lambda c: c.spectate(room),
+                       reply)
+
+
+async def _move(client: Client, other: Client | None, ask: Callable[[Client], Awaitable[T]], kept: T) -> tuple[Client, T]:
+    """``other`` and its answer to ``ask`` (``client`` closed); ``client`` and ``kept`` when there is no ``other`` or
+    it does not answer (``other`` closed)."""
     if other is None:
-        return client, reply
+        return client, kept
     try:
-        again = await other.spectate(room)
+        answer = await ask(other)
     except (ClientError, ConnectionLost, TimeoutError):
         await other.close()
-        return client, reply
+        return client, kept
     with contextlib.suppress(Exception):
         await client.close()
-    return other, again
+    return other, answer
