@@ -172,7 +172,7 @@ class Room:
             "title": self.game.title,
             "seats": len(self.seats),
             "taken": sum(1 for s in self.seats if s),
-            "spectators": self.spectators(),
+            "spectators": self.spectating,
             "status": self.status,
             "version": self.version,
             "scenario": self.game.scenario(self.options),
@@ -191,7 +191,8 @@ class Room:
 
     @property
     def spectating(self) -> int:
-        """How many of ``watchers`` have no seat."""
+        """How many of ``watchers`` have no seat: kept as they come and go (and added to the node's tally), not
+        counted per view."""
         return self._spectating
 
     @spectating.setter
@@ -199,10 +200,6 @@ class Room:
         if self.tally is not None:
             self.tally.spectating += count - self._spectating
         self._spectating = count
-
-    def spectators(self) -> int:
-        """How many connections watch the room without a seat (kept as they come and go, not counted per view)."""
-        return self.spectating
 
     def _spectators_changed(self, newcomer: Peer | None = None) -> None:
         """Tell everyone watching how many spectators there are now (``watchers``; a ``newcomer`` reads it in the
@@ -478,7 +475,7 @@ class Room:
 
     def _live_fields(self) -> dict[str, Any]:
         """The fields of a view frame read anew for each: the clocks as of now, the spectators."""
-        return {"clock": self.clock.wire(time.time()), "spectators": self.spectators()}
+        return {"clock": self.clock.wire(time.time()), "spectators": self.spectating}
 
     def spectator_frame(self, re: int) -> bytes:
         """The view a new spectator gets, with the room's recent events: encoded once per version (and presence),
