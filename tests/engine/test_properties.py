@@ -118,8 +118,22 @@ def check_conservation(state: State, start: State) -> None:
         assert {c.uid for c in state.last_duel.cards if c is not None} <= set(uids)
 
 
-def check_view(state: State, seat: Seat | None) -> None:
-    """A view holds no uid, no RNG state and no hidden card; counts match; it serialises."""
+def seen(state: State, seat: Seat | None) -> set[str]:
+    """The faces ``seat`` (None: a spectator) has seen in ``state``: the table's, and its own hand's. What a seat has
+    seen it knows from then on, wherever the card goes: a creature back in its owner's hand after a duel may be
+    named by a modifier (Seductive Witch), a card taken from one's hand (Witch of the Ancients' Call) is known."""
+    public = {c.notation() for c in [*state.discard, *state.removed]}
+    public |= {c.notation() for c in state.in_play or () if c is not None}
+    if state.last_duel is not None:
+        public |= {c.notation() for c in state.last_duel.cards if c is not None}
+    if seat is not None:
+        public |= {c.notation() for c in state.hands[seat]}
+    return public
+
+
+def check_view(state: State, seat: Seat | None, known: set[str] | None = None) -> None:
+    """A view holds no uid, no RNG state and no hidden card (one the viewer has not seen: ``known``, earlier in the
+    match); counts match; it serialises."""
     view = GAME.view(state, seat)
     shown = {k: v for k, v in view.items() if k != "question"}  # a question may name cards the effect shows its asker
     blob = json.dumps(shown)
@@ -141,12 +155,7 @@ def check_view(state: State, seat: Seat | None) -> None:
         own = state.sealed[seat]
         assert ("locked_slot" in view) == (own is not None and own != PASS)
     check_rally_marks(view)
-    public = {c.notation() for c in [*state.discard, *state.removed]}
-    public |= {c.notation() for c in state.in_play or () if c is not None}
-    if state.last_duel is not None:
-        public |= {c.notation() for c in state.last_duel.cards if c is not None}
-    if seat is not None:
-        public |= {c.notation() for c in state.hands[seat]}
+    public = seen(state, seat) | (known or set())
     public |= {text.split(": (")[0] for text in public}  # a banned "X: (-)" looks like X: the same face is public
     hidden = [*state.deck, *(c for s in (0, 1) if s != seat for c in state.hands[s])]
     for card in hidden:
@@ -221,10 +230,12 @@ def test_random_matches_end_and_keep_every_invariant(options: dict[str, Any], se
     match = play_random(options, seed, rnd)
     assert GAME.outcome(match.end) is not None
     check_bound(match)
+    known: dict[Seat | None, set[str]] = {0: set(), 1: set(), None: set()}
     for state in [match.start, *(step.state for step in match.steps)]:
         check_conservation(state, match.start)
         for seat in (0, 1, None):
-            check_view(state, seat)
+            check_view(state, seat, known[seat])
+            known[seat] |= seen(state, seat)
     for number, step in enumerate(match.steps, start=1):
         check_events(step.events)
         assert GAME.version(step.state) == number

@@ -14,7 +14,7 @@ from engine.creature_wars.effects import EFFECTS
 from engine.creature_wars.state import State
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity
 from engine.interface import redact_all
-from tests.engine.test_properties import check_conservation, check_events, check_view
+from tests.engine.test_properties import check_conservation, check_events, check_view, seen
 
 
 def test_the_catalogue_holds_141_playable_witches() -> None:
@@ -45,6 +45,7 @@ def scenario(witch: str, rnd: random.Random) -> dict[str, Any]:
 
 def play_out(state: State, rnd: random.Random, start: State) -> None:
     """Random legal play to the end, checking the invariants at every step."""
+    known: dict[int | None, set[str]] = {viewer: seen(start, viewer) | seen(state, viewer) for viewer in (0, 1, None)}
     for _ in range(2000):
         if GAME.outcome(state) is not None:
             return
@@ -55,7 +56,8 @@ def play_out(state: State, rnd: random.Random, start: State) -> None:
         check_conservation(state, start)
         check_events(list(events))
         for viewer in (0, 1, None):
-            check_view(state, viewer)
+            check_view(state, viewer, known[viewer])
+            known[viewer] |= seen(state, viewer)
             redact_all(list(events), viewer)
         assert GAME.load(GAME.dump(state)) == state
     raise AssertionError("the match did not end")
@@ -73,3 +75,28 @@ def test_casting_each_witch_keeps_every_invariant(spec: Any, rnd: random.Random)
         state, events = GAME.apply(state, 0, {"kind": "play", "slot": 0})
         check_events(list(events))
     play_out(state, rnd, start)
+
+
+def test_a_creature_a_seat_saw_fight_may_be_named_once_back_in_its_owners_hand() -> None:
+    """Seductive Witch escapes and sends the creature it fought back to its owner's hand, with a modifier every
+    viewer sees: "Player 2 must play <that creature> next turn". The creature is hidden in a hand again, but every
+    viewer saw it fight: naming it tells them nothing hidden (a random match's leak check once said otherwise)."""
+    deck = ["Lvl.3 Fire Skeleton", "Lvl.5 Ancient Giant", "Lvl.5 Nightmare Giant", "Lvl.1 Holy Giant", "Lvl.6 Dragon",
+            "Lvl.3 Fire Skeleton", "Lvl.2 Nightmare Vampire", "Lvl.4 Coven-Calling Witch",
+            "Lvl.4 Witch of the Chosen Legion", "Lvl.2 Skeleton", "Lvl.6 Nightmare Vampire", "Lvl.5 Nightmare Skeleton",
+            "Lvl.3 Nightmare Skeleton", "Lvl.6 Ancient Pirate", "Lvl.2 Fire Wolf", "Lvl.2 Nightmare Dragon",
+            "Lvl.5 Pirate", "Lvl.6 Medusa's Witch", "Lvl.3 Fire Dragon"]
+    hands = [["Lvl.4 Seductive Witch", "Lvl.5 Holy Serpent", "Lvl.4 Ancient Giant", "Lvl.1 Ancient Giant",
+              "Lvl.1 Wet Witch"],
+             ["Lvl.4 Chiquita Witch", "Lvl.1 Nightmare Pirate", "Lvl.4 Nightmare Pirate", "Lvl.5 Skeletal Witch",
+              "Lvl.6 Nightmare Vampire"]]
+    state: State = GAME.setup({"deck": deck, "hands": hands, "first_drawer": 1, "hp": 10}, 5416095615398077811)
+    known = {viewer: seen(state, viewer) for viewer in (0, 1, None)}
+    for seat, slot in [(1, 5), (0, 0), (0, 4)]:
+        state, _ = GAME.apply(state, seat, {"kind": "play", "slot": slot})
+        for viewer in (0, 1, None):
+            check_view(state, viewer, known[viewer])
+            known[viewer] |= seen(state, viewer)
+    named = [m.text for m in state.modifiers]
+    assert named == ["Seductive Witch: Player 2 must play Lvl.3 Fire Skeleton {3} next turn."]
+    assert all(named[0] in str(GAME.view(state, viewer)["modifiers"]) for viewer in (0, 1, None))
