@@ -428,13 +428,13 @@ def spawned(fsync: str, nodes: int = 1, *, cluster: bool = False, replicas: int 
             url = group.url
             primaries = group.primary_ports()
             redis = [("primary" if proc.port in primaries else "replica", _pid(proc)) for proc in group.processes]
-            port = group.ports[0]
+            asked = group.ports[0]
         else:
             one = RedisProcess(Path(tmp) / "redis", fsync=fsync, binary=redis_server)
             stack.callback(one.stop)
             one.start()
-            url, redis, port = one.url, [("redis", _pid(one))], one.port
-        version = next((line.removeprefix("redis_version:") for line in ask(port, b"INFO server").decode().splitlines()
+            url, redis, asked = one.url, [("redis", _pid(one))], one.port
+        version = next((line.removeprefix("redis_version:") for line in ask(asked, b"INFO server").decode().splitlines()
                         if line.startswith("redis_version:")), "?")
         urls, pids = [], []
         for n in range(nodes):
