@@ -30,6 +30,7 @@ from typing import Any, cast
 from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server.edge import forwarded
@@ -37,7 +38,7 @@ from server.ops import metrics
 from server.rooms.peer import Peer
 
 __all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Socket",
-           "socket_class"]
+           "socket_class", "wire"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -163,6 +164,19 @@ def socket_class(trusted: forwarded.Trusted) -> type[Socket]:
     return cast(type[Socket], type("Socket", (Socket,), {"trusted": trusted}))
 
 
+_framed: tuple[bytes | None, bytes] = (None, b"")
+"""The last frame given to :func:`wire`, and its websocket framing."""
+
+
+def wire(frame: bytes) -> bytes:
+    """``frame`` as a server writes it in a websocket binary frame (unmasked, no extension): framed once for every
+    connection it is sent to in a row, as a room's broadcast sends one frame to all the watchers of a seat."""
+    global _framed
+    if _framed[0] is not frame:
+        _framed = (frame, Frame(Opcode.BINARY, frame).serialize(mask=False, extensions=[]))
+    return _framed[1]
+
+
 class Connection(Peer):
     """A client's websocket, its frames written at once or queued (see the module's docstring)."""
 
@@ -190,6 +204,10 @@ class Connection(Peer):
         if self.dead:
             return
         if not self.busy and self.outbox.empty() and self._writable():
+            protocol = self.ws.protocol
+            if not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame:
+                self.ws.transport.write(wire(frame))  # written now: one framing for every watcher sent this frame
+                return
             try:
                 broadcast([self.ws], frame, raise_exceptions=True)  # written now, no task switch per frame
                 return
