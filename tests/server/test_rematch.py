@@ -143,7 +143,7 @@ async def test_a_seat_asking_on_a_node_that_does_not_serve_the_new_room_gets_its
             await client.close()
 
 
-async def test_a_seat_asking_again_after_the_new_rooms_node_restarted_gets_a_new_token_from_it(
+async def test_a_seat_asking_again_after_the_new_rooms_node_restarted_gets_a_new_token(
         node: Start, redis_url: str) -> None:
     proc_a, url_a = await node("A")
     _, url_b = await node("B")
@@ -155,15 +155,17 @@ async def test_a_seat_asking_again_after_the_new_rooms_node_restarted_gets_a_new
     new_room = ready["new_room"]
     first = await ann.rematch(sa)  # through node B
     assert first["t"] == "rematch_ready" and first["node"] == "A" and first["new_room"] == new_room
-    proc_a.kill()  # node A started again under its id: the new room is its again, what it made in memory is gone
+    proc_a.kill()  # node A started again under its id: what it made in memory is gone
     proc_a.wait()
     _, url_a = await node("A")
     await asyncio.wait_for(ann.ws.wait_closed(), 10)  # node B drops what it relayed to A's run before
     try:
         ann2, late = await on_node(url_b, lambda client: client.rematch(sa))
         bob2, again = await on_node(url_b, lambda client: client.rematch(sb))
-        assert (late["new_room"], late["seat"], late["node"]) == (new_room, 1, "A")
-        assert (again["new_room"], again["seat"], again["node"]) == (new_room, 0, "A")
+        # the new room's lease (1 s here) may lapse before node A is back: then B takes the room over; either way
+        # both seats are seated by the one node serving it
+        assert (late["new_room"], late["seat"], again["new_room"], again["seat"]) == (new_room, 1, new_room, 0)
+        assert late["node"] == again["node"] in ("A", "B")
         assert late["token"] != first["token"] and again["token"] != ready["token"]
         for old in (first["token"], ready["token"]):  # reissued: the tokens given before stop working
             with pytest.raises(ClientError) as caught:
