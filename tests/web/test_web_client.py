@@ -19,6 +19,7 @@ from client.verify import verify
 from engine.creature_wars import GAME
 from protocol import decode_any
 from server.lobby import expiry
+from tests.client.helpers import settle
 from tests.server.helpers import projection_errors, replay_with_events
 from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, page_url, phone, record_frames
 
@@ -92,8 +93,10 @@ async def terminal_move(app: CardroomApp, pilot: Any) -> bool:
     """The terminal player's move, by keys: the first option of a witch's question, else its first playable card;
     whether it had one."""
     if isinstance(app.screen, QuestionScreen):
-        await pilot.press("enter")
-        return True
+        await settle(pilot)  # its options mounted and focused: a key pressed before that was lost, and the test
+        if isinstance(app.screen, QuestionScreen):  # pressed once per view, so the question stayed unanswered
+            await pilot.press("enter")
+            return True
     screen = next((s for s in app.screen_stack if isinstance(s, MatchScreen)), None)
     view = screen.view if screen is not None else None
     if view is None or view.get("outcome") is not None:
