@@ -21,8 +21,8 @@ import msgpack
 __all__ = ["DeltaError", "apply", "diff", "same"]
 
 SET, REMOVE, MAP, SPLICE, ITEMS = 0, 1, 2, 3, 4
-SMALL = 24
-"""A changed list packed in at most this many bytes is set whole: looking into it would save next to nothing."""
+SHORT = 4
+"""A changed list of at most this many scalars is set whole: looking into it would save next to nothing."""
 LOOK = 4
 """How many items ahead a splice looks for where two lists agree again."""
 
@@ -101,7 +101,7 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     back = 0
     while back < most - front and _equal(old[n_old - 1 - back], new[n_new - 1 - back]):
         back += 1
-    if n_new <= 4 and all(type(x) is not dict and type(x) is not list for x in new):
+    if n_new <= SHORT and all(type(x) is not dict and type(x) is not list for x in new):
         return [SET, new]  # a few scalars: set whole, never worth a splice
     spans = _spans(old, new, front, n_old - back, n_new - back)
     if n_old == n_new:
