@@ -102,12 +102,14 @@ def projection_errors(frames: list[bytes], states: dict[int, State], events: dic
 
 
 def announced(frames: list[bytes]) -> dict[int, set[str]]:
-    """By version, every string a spectator had been told so far: what is public knowledge by then."""
+    """By version, every string a spectator had been told or shown so far: what is public knowledge by then (a
+    creature seen in a duel may be named later, when it is back in a hand: Seductive Witch's modifier)."""
     told: set[str] = set()
     out: dict[int, set[str]] = {}
     for message in received(frames):
         if message.get("t") == "view":
             told |= set(strings(message["events"])) | set(strings(message.get("recent") or []))
+            told |= set(strings(message["view"] or {}))
             out[message["version"]] = set(told)
     return out
 
