@@ -101,12 +101,13 @@ def busy(app: App[Any]) -> str | None:
     return None
 
 
-async def settle(pilot: Pilot[Any], timeout: float = 5.0) -> None:
+async def settle(pilot: Pilot[Any], timeout: float = 5.0, linger: float = 0.1) -> None:
     """Let the app process what is queued and repaint, so the screen shows the state the test just saw.
 
     Textual's ``pause()`` waits for the process to look idle by its CPU time, which a loaded machine fools (the
     process gets little CPU and seems idle while its widgets still have work queued): so this waits until no
-    widget has (``busy``), within ``timeout``."""
+    widget has (``busy``), within ``timeout``, then ``linger`` seconds more (none for a snapshot, whose clocks
+    must not tick meanwhile)."""
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     deadline = asyncio.get_running_loop().time() + timeout
@@ -114,7 +115,8 @@ async def settle(pilot: Pilot[Any], timeout: float = 5.0) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"the app did not settle within {timeout:g} s: {left}")
         await pilot.pause(0.02)
-    await pilot.pause(0.1)
+    if linger:
+        await pilot.pause(linger)
 
 
 class Recorder:

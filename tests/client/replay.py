@@ -60,12 +60,10 @@ async def replay(pilot: Pilot[Any]) -> None:
     for message in app.messages:
         app.link.handle(message)
         await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-    await settle(pilot)
+    await settle(pilot, linger=0)
     for log in app.screen.query(EventLog):  # lines written before the log had its size may leave it short of the end
         log.scroll_end(animate=False, immediate=True)
-    await settle(pilot)
+    await settle(pilot, linger=0)
 
 
 def room_summary(game: str, *, room: str = ROOM, players: Sequence[str] = (), seats: int = 2, status: str = "waiting",
