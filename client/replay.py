@@ -8,35 +8,18 @@ and the events redacted for that seat, never the state itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
 from engine.errors import EngineError
-from engine.interface import Event, Game, redact_all
-from engine.record import HINTS, MARKS, full_events, label
+from engine.interface import Game, redact_all
+from engine.record import HINTS, MARKS, Step, full_events, replayed
 
 __all__ = ["HINTS", "MARKS", "Replay", "ReplayError", "Step"]
 
 
 class ReplayError(Exception):
     """The record cannot be replayed: unknown game, no seed yet, or a decision the rules refuse."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One state of the match: the deal (``number`` 0, no decision) or the state after decision ``number``."""
-
-    number: int
-    state: Any
-    seat: int | None = None
-    """Who made the decision that led here."""
-    decision: Mapping[str, Any] | None = None
-    label: str = ""
-    """The decision in words (the rules' label for it, or the played card)."""
-    events: tuple[Event, ...] = ()
-    mark: bool = False
-    """A duel or an attack was resolved by this decision."""
 
 
 class Replay:
@@ -56,18 +39,10 @@ class Replay:
         names = [str(n or "") for n in record.get("names") or ()]
         self.names: tuple[str, ...] = tuple(names + [""] * (self.seats - len(names)))
         self.outcome: Mapping[str, Any] | None = record.get("outcome")
-        marks = MARKS.get(game.name, frozenset())
-        state = game.setup(self.options, int(record["seed"]))
-        steps = [Step(0, state)]
-        for n, entry in enumerate(record.get("decisions") or (), 1):
-            seat, decision = int(entry["seat"]), dict(entry["d"])
-            said = label(game, state, seat, decision)
-            try:
-                state, events = game.apply(state, seat, decision)
-            except EngineError as exc:
-                raise ReplayError(f"decision {n} is refused by the rules: {exc.message}") from None
-            steps.append(Step(n, state, seat, decision, said, tuple(events), any(e.kind in marks for e in events)))
-        self.steps: tuple[Step, ...] = tuple(steps)
+        try:
+            self.steps: tuple[Step, ...] = replayed(game, self.options, int(record["seed"]), record.get("decisions") or ())
+        except EngineError as exc:
+            raise ReplayError(exc.message) from None
 
     @property
     def last(self) -> int:

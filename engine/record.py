@@ -6,12 +6,14 @@ resolved a duel or an attack (``MARKS``), and its events as the full view tells 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import EngineError
 from engine.interface import Event, Game, Seat, redact
 
-__all__ = ["HINTS", "MARKS", "full_events", "label"]
+__all__ = ["HINTS", "MARKS", "Step", "full_events", "label", "replayed"]
 
 MARKS: dict[str, frozenset[str]] = {
     "creature_wars": frozenset({"reveal"}),
@@ -21,6 +23,39 @@ MARKS: dict[str, frozenset[str]] = {
 
 HINTS = frozenset({"label", "loses"})
 """Display hints of a ``legal`` entry, not part of the decision itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One state of the match: the deal (``number`` 0, no decision) or the state after decision ``number``."""
+
+    number: int
+    state: Any
+    seat: int | None = None
+    """Who made the decision that led here."""
+    decision: Mapping[str, Any] | None = None
+    label: str = ""
+    """The decision in words (the rules' label for it, or the played card)."""
+    events: tuple[Event, ...] = ()
+    mark: bool = False
+    """A duel or an attack was resolved by this decision."""
+
+
+def replayed(game: Game, options: Mapping[str, Any], seed: int, decisions: Iterable[Mapping[str, Any]]) -> tuple[Step, ...]:
+    """Every step of a match rebuilt from its seed and its record's decisions (``seat``, ``d``); an
+    :class:`EngineError` names the decision the rules refuse."""
+    marks = MARKS.get(game.name, frozenset())
+    state = game.setup(options, seed)
+    steps = [Step(0, state)]
+    for n, entry in enumerate(decisions, 1):
+        seat, decision = int(entry["seat"]), dict(entry["d"])
+        said = label(game, state, seat, decision)
+        try:
+            state, events = game.apply(state, seat, decision)
+        except EngineError as exc:
+            raise type(exc)(f"decision {n} is refused by the rules: {exc.message}") from None
+        steps.append(Step(n, state, seat, decision, said, tuple(events), any(e.kind in marks for e in events)))
+    return tuple(steps)
 
 
 def label(game: Game, state: Any, seat: Seat, decision: Mapping[str, Any]) -> str:

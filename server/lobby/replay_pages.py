@@ -17,8 +17,8 @@ from typing import Any
 
 from engine import registry
 from engine.errors import EngineError
-from engine.interface import Event, Game, redact_all
-from engine.record import MARKS, full_events, label
+from engine.interface import Game, redact_all
+from engine.record import Step, full_events, replayed
 from protocol import ErrorCode, ProtocolError
 from server.lobby.lobby import Lobby
 from server.lobby.records import match_record
@@ -34,20 +34,10 @@ KEPT = 16
 
 
 @dataclass(frozen=True, slots=True)
-class _Step:
-    state: Any
-    seat: int | None
-    kind: str
-    label: str
-    events: tuple[Event, ...]
-    mark: bool
-
-
-@dataclass(frozen=True, slots=True)
 class _Rebuilt:
     game: Game
     seats: int
-    steps: tuple[_Step, ...]
+    steps: tuple[Step, ...]
 
 
 _kept: OrderedDict[tuple[str, int], _Rebuilt] = OrderedDict()
@@ -64,20 +54,11 @@ def _rebuild(record: Mapping[str, Any]) -> _Rebuilt:
     if game is None:  # a record is only ever written for a known game
         raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"room {record['room']} is of an unknown game {record['game']!r}")
     options: Mapping[str, Any] = record["options"] or {}
-    marks = MARKS.get(game.name, frozenset())
-    state = game.setup(options, int(record["seed"]))
-    steps = [_Step(state, None, "", "", (), False)]
-    for n, entry in enumerate(record["decisions"], 1):
-        seat, decision = int(entry["seat"]), dict(entry["d"])
-        said = label(game, state, seat, decision)
-        try:
-            state, events = game.apply(state, seat, decision)
-        except EngineError as exc:  # the stored log was checked as it was written: never seen
-            raise ProtocolError(ErrorCode.INTERNAL, f"room {record['room']}: decision {n} of its record does not "
-                                                    f"replay ({exc.message})") from None
-        steps.append(_Step(state, seat, str(decision.get("kind", "")), said, tuple(events),
-                           any(e.kind in marks for e in events)))
-    rebuilt = _Rebuilt(game, game.seats(options), tuple(steps))
+    try:
+        steps = replayed(game, options, int(record["seed"]), record["decisions"])
+    except EngineError as exc:  # the stored log was checked as it was written: never seen
+        raise ProtocolError(ErrorCode.INTERNAL, f"room {record['room']}: its record does not replay ({exc.message})") from None
+    rebuilt = _Rebuilt(game, game.seats(options), steps)
     _kept[key] = rebuilt
     while len(_kept) > KEPT:
         _kept.popitem(last=False)
@@ -96,7 +77,7 @@ def _step(rebuilt: _Rebuilt, n: int) -> dict[str, Any]:
         "step": n,
         "version": game.version(step.state),
         "seat": step.seat,
-        "kind": step.kind,
+        "kind": str(step.decision.get("kind", "")) if step.decision is not None else "",
         "label": step.label,
         "mark": step.mark,
         "views": [game.view(step.state, viewer) for viewer in viewers],
