@@ -47,6 +47,7 @@ class ErrorCode(enum.StrEnum):
     EVENT_CLOSED = "event_closed"
     NOT_INVITED = "not_invited"
     EVENT_PLAYED = "event_played"
+    RECORD_UNREPLAYABLE = "record_unreplayable"
 
 
 class ProtocolError(Exception):

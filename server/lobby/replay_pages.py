@@ -56,8 +56,9 @@ def _rebuild(record: Mapping[str, Any]) -> _Rebuilt:
     options: Mapping[str, Any] = record["options"] or {}
     try:
         steps = replayed(game, options, int(record["seed"]), record["decisions"])
-    except EngineError as exc:  # the stored log was checked as it was written: never seen
-        raise ProtocolError(ErrorCode.INTERNAL, f"room {record['room']}: its record does not replay ({exc.message})") from None
+    except EngineError as exc:  # checked as it was written: played under other rules, or changed in the store
+        raise ProtocolError(ErrorCode.RECORD_UNREPLAYABLE,
+                            f"room {record['room']}: its record does not replay under these rules ({exc.message})") from None
     rebuilt = _Rebuilt(game, game.seats(options), steps)
     _kept[key] = rebuilt
     while len(_kept) > KEPT:

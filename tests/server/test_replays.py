@@ -6,11 +6,13 @@ from typing import Any
 
 import msgpack
 import pytest
+import redis.asyncio as aioredis
 
 from client import Client, ClientError
 from client.replay import Replay
 from client.verify import verify
 from server.lobby.replay_pages import MOST, STEPS
+from server.store import keys
 from tests.server.helpers import play_to_end
 from tests.server.servers import QUICK
 
@@ -163,3 +165,25 @@ async def test_a_players_only_replay_and_a_daily_deal_are_refused_as_export_is(s
         await c.resign(daily)
         await c.wait_view(daily.room, lambda v: v["outcome"] is not None)
         assert await replay_refused(c, daily.room) == "day_not_over"
+
+
+async def test_a_record_these_rules_do_not_replay_is_refused_with_its_own_code(server_url: str, redis_url: str) -> None:
+    """A stored record whose decision the rules refuse (played under other rules, or changed in the store) is
+    ``record_unreplayable``, naming the decision, not an internal fault; ``export`` still gives it as stored."""
+    async with await Client.connect(server_url, name="ann") as a, await Client.connect(server_url, name="bob") as b:
+        sa = await a.create("creature_wars", {"hp": 10})
+        assert not isinstance(sa, str)
+        sb = await b.join(sa.room)
+        await play_to_end([(a, sa), (b, sb)], seed=5)
+        await a.wait_view(sa.room, lambda v: v["outcome"] is not None)
+        store = aioredis.Redis.from_url(redis_url)
+        try:
+            first = msgpack.unpackb(await store.lindex(keys.match_log(sa.room), 0), raw=False)
+            first["d"] = {"kind": "play", "slot": 99}
+            await store.lset(keys.match_log(sa.room), 0, msgpack.packb(first))
+        finally:
+            await store.aclose()
+        with pytest.raises(ClientError) as caught:
+            await a.request("replay", room=sa.room)
+        assert caught.value.code == "record_unreplayable" and "decision 1" in caught.value.message, caught.value
+        assert (await a.request("export", room=sa.room))["record"]["decisions"][0]["d"] == {"kind": "play", "slot": 99}
