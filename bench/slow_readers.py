@@ -9,7 +9,8 @@ starts ``--rooms`` Creature Wars matches played by random seats (restarted when 
 live in a process of their own, so that opening them does not delay the players' client, whose
 decide latencies are measured.
 Samples the server's RSS before the readers, while they are open, and after they are gone; reads
-the server's own count of dropped connections (``/metrics``); prints figures only.
+the server's own count of dropped connections (``/metrics``); prints figures only. ``--readers 0`` runs the same
+without readers: the players' latency over the same seconds is the baseline the readers' run is held to.
 """
 from __future__ import annotations
 
@@ -199,7 +200,7 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
     after: list[int] = []
     await sample(pid, 2, after)
     quiet = sorted(d for t, d in latencies if t < opened)
-    gone = opened + cut[-1] if len(cut) == args.readers else closed  # every reader dropped by then
+    gone = opened + cut[-1] if cut and len(cut) == args.readers else closed  # every reader dropped by then
     loaded = sorted(d for t, d in latencies if opened <= t < gone)
     freed = sorted(d for t, d in latencies if gone <= t < closed)
     peak = max(during)
@@ -216,7 +217,9 @@ async def bench(args: argparse.Namespace, url: str, pid: int) -> None:
     if cut:
         print(f"  dropped after    p50 {percentile(cut, 50):.1f} s, max {cut[-1]:.1f} s from the readers' start "
               f"({len(cut)} of {args.readers})")
-    for label, values in (("before readers", quiet), ("with readers", loaded), ("once all dropped", freed)):
+    stay = sorted(d for t, d in latencies if opened <= t < closed)
+    for label, values in (("before readers", quiet), ("with readers", loaded), ("once all dropped", freed),
+                          (f"the readers' {args.duration:g} s", stay)):
         if values:
             print(f"  decide latency   {label}: p50 {percentile(values, 50) * 1000:.1f} ms, "
                   f"p99 {percentile(values, 99) * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms ({len(values)} decisions)")
@@ -238,7 +241,9 @@ async def hold(url: str, rooms: list[str], count: int, rate: float, seconds: flo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.slow_readers", description=__doc__.splitlines()[0])
-    parser.add_argument("--readers", type=int, default=50, help="connections that never read (default 50)")
+    parser.add_argument("--readers", type=int, default=50,
+                        help="connections that never read (default 50); 0: the same run without them, the baseline "
+                             "for the same load at the same moments")
     parser.add_argument("--rooms", type=int, default=20, help="busy rooms each reader spectates (default 20)")
     parser.add_argument("--duration", type=float, default=15.0, help="seconds the readers stay (default 15)")
     parser.add_argument("--ask", type=float, default=20.0,
@@ -251,8 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.hold:  # the readers' own process (see ``bench``)
         run_main(hold(args.hold, args.room, args.readers, args.ask, args.duration))
         return 0
-    if args.readers < 1 or args.rooms < 1 or args.duration <= 0:
-        parser.error("need --readers >= 1, --rooms >= 1, --duration > 0")
+    if args.readers < 0 or args.rooms < 1 or args.duration <= 0:
+        parser.error("need --readers >= 0, --rooms >= 1, --duration > 0")
     with spawned("everysec") as run:
         run_main(bench(args, run.urls[0], run.server_pids[0]))
     return 0
