@@ -15,10 +15,17 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-__all__ = ["ClockBar", "Clocks", "SeatClock", "clock_setting", "clock_short", "clock_text", "clocks_of", "fmt_seconds"]
+__all__ = ["ClockBar", "Clocks", "SeatClock", "clock_setting", "clock_short", "clock_text", "clocks_of", "fmt_seconds",
+           "monotonic"]
 
 LOW = 10.0
 """Seconds left under which a running clock is shown as urgent."""
+
+
+def monotonic() -> float:
+    """The clock every countdown on screen counts by (``time.monotonic``): read through this module, so that a
+    screen's picture can be taken with time standing still."""
+    return time.monotonic()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +59,7 @@ class Clocks:
 
     def now(self, now: float | None = None) -> list[tuple[float | None, float]]:
         """Each seat's (move time, bank) at ``now`` (default: the monotonic clock)."""
-        elapsed = max(0.0, (time.monotonic() if now is None else now) - self.at)
+        elapsed = max(0.0, (monotonic() if now is None else now) - self.at)
         return [seat.at(elapsed) for seat in self.seats]
 
 
@@ -79,7 +86,7 @@ def clocks_of(clock: Mapping[Any, Any] | None, at: float | None = None) -> Clock
     seats = tuple(s for s in (_seat_clock(e) for e in entries) if s is not None)
     if not seats:
         return None
-    return Clocks(seats, limits, time.monotonic() if at is None else at)
+    return Clocks(seats, limits, monotonic() if at is None else at)
 
 
 def fmt_seconds(seconds: float) -> str:

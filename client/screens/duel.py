@@ -7,7 +7,6 @@ owns the keys every two-player table shares (``c`` chat, ``R`` resign, ``A`` abo
 """
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -16,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
 
+from client import clock
 from client.chat import TableTalk, chat_line
 from client.clock import ClockBar, Clocks, clocks_of
 from client.messages import AbortMatch, CancelRoom, LeaveRoom, ResignMatch, SayChat
@@ -102,7 +102,7 @@ class DuelScreen(TableScreen):
     def freeze_clocks(self) -> None:
         """The connection went down: the clocks stand still (and say so) until the server sends them again."""
         if self.frozen is None:
-            self.frozen = time.monotonic()
+            self.frozen = clock.monotonic()
         for bar in self.query(ClockBar):
             bar.frozen = self.frozen
 

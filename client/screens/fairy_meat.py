@@ -11,7 +11,6 @@ one entry like any other. A spectator's view carries no combat hand, so none is 
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from textual import events
 from textual.widget import Widget
 from textual.widgets import Static
 
+from client import clock
 from client.playing_cards import SUIT_SYMBOLS, face_text, faces_text
 from client.render import LOCK, blocked_text, player_name, with_names
 from client.screens.duel import DUEL_HELP, DuelScreen
@@ -639,7 +639,7 @@ def time_left(deadline: float | None, now: float | None = None) -> int | None:
     """Whole seconds left until ``deadline`` (``time.monotonic()``), rounded up; ``None`` when no clock runs."""
     if deadline is None:
         return None
-    left = deadline - (time.monotonic() if now is None else now)
+    left = deadline - (clock.monotonic() if now is None else now)
     return max(0, int(left + 0.999))
 
 
@@ -759,7 +759,7 @@ class FairyMeatScreen(SolitaireScreen, DuelScreen):
             key = (version, int(timer.get("seat", -1)))
             if key != self.timer_key:
                 self.timer_key = key
-                self.deadline = time.monotonic() + float(timer.get("seconds") or 0)
+                self.deadline = clock.monotonic() + float(timer.get("seconds") or 0)
         else:
             self.timer_key, self.deadline = None, None
         legal = list(view.get("legal") or ())

@@ -1,7 +1,6 @@
 """The lobby: the server's rooms in a table; creating a room of any game (a solitaire's daily deal too); the high scores."""
 from __future__ import annotations
 
-import time
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -14,6 +13,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Select, Static
 
+from client import clock
 from client.clock import clock_short
 from client.messages import CancelPlayNow, CreateRoom, JoinRoom, PlayNow, RefreshRooms, SpectateRoom
 from client.scores import SOLITAIRES
@@ -351,7 +351,7 @@ class LobbyScreen(Screen[None]):
     def queued(self, reply: dict[str, Any]) -> None:
         """The server took our ticket: show the wait."""
         self.waiting_for = str(reply.get("game", ""))
-        self.waiting_since = time.monotonic()
+        self.waiting_since = clock.monotonic()
         rated = "rated" if reply.get("rated") else "casual"
         after = reply.get("computer_after")
         computer = f" · computer after {after} s" if isinstance(after, int) else ""
@@ -371,7 +371,7 @@ class LobbyScreen(Screen[None]):
             line.update("")
             return
         title = next((t for name, t, _ in GAME_CHOICES if name == self.waiting_for), self.waiting_for)
-        waited = int(time.monotonic() - self.waiting_since)
+        waited = int(clock.monotonic() - self.waiting_since)
         line.update(f"Finding a {title} opponent… {waited // 60}:{waited % 60:02d} waited · {self.waiting_note} · Esc cancels")
 
     def action_versus(self, level: str) -> None:

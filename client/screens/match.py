@@ -5,7 +5,6 @@ redrawn from it. What may be locked in comes from ``view["legal"]`` alone.
 """
 from __future__ import annotations
 
-import time
 from typing import Any, ClassVar
 
 from textual import on
@@ -15,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
+from client import clock
 from client.messages import Decide
 from client.render import dealt_damage, legal_slots, status_line, with_names
 from client.screens.dialogs import HelpScreen
@@ -416,7 +416,7 @@ class MatchScreen(DuelScreen):
         if self.asked is not None and self.asked[0] == self.version:
             return
         self._close_question()
-        self.asked = (self.version, time.monotonic() + float(question.get("timeout") or 0))
+        self.asked = (self.version, clock.monotonic() + float(question.get("timeout") or 0))
         self.action_question()
 
     def _close_question(self) -> None:

@@ -7,7 +7,6 @@ out the server answers for the player (the first option), and the next view clos
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
@@ -20,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from client import clock
 from client.render import WITCH_COLOUR
 
 __all__ = ["QuestionScreen", "time_left_text"]
@@ -63,7 +63,7 @@ class QuestionScreen(ModalScreen[int | None]):
             yield Static(Text(str(self.question.get("prompt", "Choose one:")), style=WITCH_COLOUR), id="prompt")
             choices = OptionList(*self._prompts(), id="options", markup=False)
             yield choices
-            yield Static(time_left_text(self.deadline - time.monotonic()), id="countdown")
+            yield Static(time_left_text(self.deadline - clock.monotonic()), id="countdown")
             yield Static("1-9 or ↑ ↓ pick · Enter answers · Esc hides (a shows it again)", id="keys")
 
     def _prompts(self) -> list[Option]:
@@ -84,7 +84,7 @@ class QuestionScreen(ModalScreen[int | None]):
         self.set_interval(0.5, self._tick)
 
     def _tick(self) -> None:
-        self.query_one("#countdown", Static).update(time_left_text(self.deadline - time.monotonic()))
+        self.query_one("#countdown", Static).update(time_left_text(self.deadline - clock.monotonic()))
 
     def action_pick(self, n: int) -> None:
         """Move the highlight to the n-th option (Enter then answers with it)."""

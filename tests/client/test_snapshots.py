@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.client.helpers import screen_text
 from tests.client.replay import ReplayApp, replay, room_summary, table_messages
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -60,6 +61,16 @@ def test_creature_wars_match(snap_compare: Any, size: tuple[int, int]) -> None:
 def test_fairy_meat_reveal(snap_compare: Any, size: tuple[int, int]) -> None:
     assert any(e["kind"] == "numbered" for m in FAIRY_MEAT if m["t"] == "view" for e in m["events"])
     assert matches(snap_compare, FAIRY_MEAT, size)
+
+
+async def test_a_countdown_stands_still_while_a_snapshot_is_taken(snap_compare: Any) -> None:
+    """However long a loaded machine takes to draw a table, its snapshot shows the seconds the view gave."""
+    app = ReplayApp(FAIRY_MEAT)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await replay(pilot)
+        assert "has 30 s" in screen_text(app)
+        await pilot.pause(1.2)  # the countdown ticks twice a second
+        assert "has 30 s" in screen_text(app), screen_text(app)
 
 
 @pytest.mark.parametrize("size", SIZES)

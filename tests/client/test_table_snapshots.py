@@ -1,14 +1,14 @@
 """Snapshots of every table at 80x24 and 120x40: the whole hand, what the last duel or attack did and why, the clock.
 
 Built like ``test_snapshots.py`` (the server's messages made with the engine, fixed seeds and names), with the
-clocks frozen: the client's countdowns read ``time.monotonic``, which stands still here, so a clock shows
-what the server sent whenever the image is taken. After a deliberate change of a table:
-``scripts/test tests/client/test_table_snapshots.py --snapshot-update``, look at the new images, commit them.
+clocks frozen: the client's countdowns read ``client.clock.monotonic``, which stands still in every snapshot
+test (tests/client/conftest.py), so a clock shows what the server sent whenever the image is taken. After a
+deliberate change of a table: ``scripts/test tests/client/test_table_snapshots.py --snapshot-update``, look at the
+new images, commit them.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -52,14 +52,6 @@ FAIRY_MEAT = [names("fairy_meat", "alice", "dave"),
 
 FAIRY_TABLEAU = table_messages("fairy_tableau", 0, seed=3, decisions=[(0, 0), (0, 0), (0, 0)])
 QUEENS_CHALLENGE = table_messages("queens_challenge", 0, seed=3, decisions=[(0, 0)] * 6)
-
-
-@pytest.fixture(autouse=True)
-def frozen_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The clocks and countdowns of the tables read a monotonic time that stands still."""
-    still = SimpleNamespace(monotonic=lambda: 1000.0)
-    monkeypatch.setattr("client.clock.time", still)
-    monkeypatch.setattr("client.screens.fairy_meat.time", still)
 
 
 def matches(snap_compare: Any, messages: Iterable[Mapping[str, Any]], size: tuple[int, int]) -> bool:
