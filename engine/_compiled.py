@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["BUILD", "GROUP", "MODULES", "PACKAGE", "STAMP", "active", "install", "sources_digest", "stale"]
+__all__ = ["BESIDE", "BUILD", "GROUP", "MODULES", "PACKAGE", "STAMP", "active", "install", "sources_digest", "stale"]
 
 MODULES = (
     "engine.interface",
@@ -41,9 +41,14 @@ MODULES = (
     "engine.fairy_meat.combat",
     "engine.fairy_meat.rules",
     "engine.fairy_meat.view",
+    "protocol.delta",
 )
 """The modules compiled: the per-decision paths of Creature Wars and Fairy Meat, rules and views (witch effects stay
-interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one)."""
+interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one); and, beside the
+engine, the view deltas (``protocol.delta``), pure functions over views made on every decision. A process loads that
+one compiled only if ``import engine`` came first (as it does in the server): else it runs from its ``.py``."""
+BESIDE = ("protocol/delta.py",)
+"""The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""
 PACKAGE = Path(__file__).resolve().parent
@@ -60,14 +65,18 @@ def active() -> str:
 
 
 def sources_digest(package: Path = PACKAGE) -> str:
-    """The hash of every ``.py`` file of the engine package, by path and content: the build's stamp. Any edit to
-    any engine source (compiled or not: compiled code relies on the types of what it imports) changes it."""
+    """The hash of every ``.py`` file of the engine package and of the compiled modules beside it (``BESIDE``), by
+    path and content: the build's stamp. Any edit to any engine source (compiled or not: compiled code relies on the
+    types of what it imports) changes it."""
     h = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
         h.update(path.relative_to(package).as_posix().encode())
         h.update(b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
+    for name in BESIDE:
+        beside = package.parent / name
+        h.update(name.encode() + b"\0" + (beside.read_bytes() if beside.is_file() else b"(missing)") + b"\0")
     return h.hexdigest()
 
 

@@ -15,13 +15,16 @@ import pytest
 from engine import _compiled
 
 ROOT = Path(__file__).resolve().parents[2]
-WHICH = "from engine import _compiled; import engine.registry, engine.rng; print(_compiled.active(), engine.rng.__file__)"
-"""Run in a child interpreter: which build it runs, and where its RNG module was loaded from."""
+WHICH = ("from engine import _compiled; import engine.registry, engine.rng, protocol.delta; "
+         "print(_compiled.active(), engine.rng.__file__, protocol.delta.__file__)")
+"""Run in a child interpreter: which build it runs, and where its RNG module and the deltas were loaded from."""
 
 
 def copy_engine(tmp_path: Path, with_build: bool = False) -> Path:
-    """A copy of the engine package (and of its build, if asked) to change freely: the copy's root."""
-    shutil.copytree(ROOT / "engine", tmp_path / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    """A copy of the engine package and the protocol one (its deltas are compiled with it), and of their build if
+    asked, to change freely: the copy's root."""
+    for package in ("engine", "protocol"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     if with_build:
         shutil.copytree(_compiled.BUILD, tmp_path / ".engine-build")
     return tmp_path
@@ -101,10 +104,28 @@ def test_a_fresh_build_is_loaded_and_an_edit_turns_it_off(tmp_path: Path) -> Non
     ran = run(root, WHICH)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split()[0] == "compiled" and ran.stdout.split()[1].endswith(_compiled.abi())
+    assert ran.stdout.split()[2].endswith(_compiled.abi()), "the deltas are compiled with the engine"
     assert ".engine-build" in ran.stdout and ran.stderr == ""
     edit(root)
     ran = run(root, WHICH)
     assert ran.stdout.split()[0] == "pure" and "sources changed" in ran.stderr
+
+
+def test_an_edited_delta_module_makes_the_build_stale(tmp_path: Path) -> None:
+    root = copy_engine(tmp_path)
+    fake_build(root)
+    delta = root / "protocol" / "delta.py"
+    delta.write_text(delta.read_text() + "\n# edited\n")
+    assert "sources changed" in str(_compiled.stale(root / ".engine-build", root / "engine"))
+
+
+@pytest.mark.skipif(_compiled.stale() is not None, reason="no compiled build matching the sources (scripts/build-engine)")
+def test_the_server_runs_the_compiled_deltas_when_the_build_is_fresh() -> None:
+    """The server imports the engine (which installs the build's importer) before the deltas: a fresh build's
+    compiled ``protocol.delta`` is the one it runs."""
+    ran = run(ROOT, "import server.cli, engine._compiled as c, protocol.delta as d; print(c.active(), d.__file__)")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[0] == "compiled" and ran.stdout.split()[1].endswith(_compiled.abi()), ran.stdout
 
 
 def test_this_process_runs_the_build_it_was_asked_for() -> None:
