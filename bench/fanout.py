@@ -2,8 +2,8 @@
 
     python -m bench.load --spawn --fanout 1000 --duration 20
 
-Two library clients play; every spectator is a bare websocket that only stamps each frame's arrival
-(decoding is left to after the run, so one client process can stand in for a thousand screens).
+Two library clients play; every spectator is a bare websocket that only stamps each chunk's arrival
+(parsing and decoding are left to after the run, so one client process can stand in for a thousand screens).
 The players make one decision at a time and wait (bounded) until every spectator has received a frame
 after it, so versions do not overlap. Prints, per decision: decide sent -> the deciding seat's reply,
 and decide sent -> the last spectator's frame of that version.
@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import functools
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
-from bench import cpu_of, format_cpu, loop_name, percentile
+from bench import check_loopback, cpu_of, format_cpu, loop_name, percentile
 from client.connection import Client, Seat
 from protocol import PROTOCOL_VERSION, decode_any, encode
 
@@ -30,47 +32,80 @@ SETTLE = 10.0
 """Seconds the players wait for every spectator to receive a decision's frame before going on anyway."""
 
 
-class Watcher:
-    """A spectator that stamps every frame's arrival and decodes nothing until the run is over."""
+class Watcher(asyncio.Protocol):
+    """A spectator that stamps each chunk of bytes as it arrives and parses nothing until the run is over: a
+    websocket of its own on a plain asyncio protocol (the handshake and its few sends by websockets' sans-I/O
+    client), so that a thousand of them in one process cost it a few microseconds a frame, and the run measures
+    the server's fan-out rather than this process's frame parsing."""
 
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.frames: list[tuple[float, bytes]] = []
-        self.task: asyncio.Task[None] | None = None
+    def __init__(self, url: str) -> None:
+        self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.chunks: list[tuple[float, bytes]] = []
+        """Bytes received after the handshake, with when each arrived."""
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
 
     @classmethod
     async def open(cls, url: str, n: int) -> Watcher:
-        ws = await connect(url, max_size=2**22, compression=None)
-        await ws.send(encode({"t": "hello", "id": 1, "v": PROTOCOL_VERSION, "name": f"fan{n}"}))
-        await ws.recv()
-        watcher = cls(ws)
-        watcher.task = asyncio.create_task(watcher.listen())
+        host, port = check_loopback(url)
+        _, watcher = await asyncio.get_running_loop().create_connection(functools.partial(cls, url), host, port)
+        await asyncio.wait_for(watcher.opened, 30)
+        watcher.send(encode({"t": "hello", "id": 1, "v": PROTOCOL_VERSION, "name": f"fan{n}"}))
+        for _ in range(int(30 / 0.005)):  # its welcome
+            if watcher.chunks:
+                break
+            await asyncio.sleep(0.005)
         return watcher
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass of asyncio's
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        if self.opened.done():
+            self.chunks.append((time.perf_counter(), data))
+            return
+        self.ws.receive_data(data)
+        self.ws.events_received()  # the handshake's response: frames in the same chunk are not counted
+        if self.ws.handshake_exc is not None:
+            self.opened.set_exception(self.ws.handshake_exc)
+        elif self.ws.state is State.OPEN:
+            self.opened.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+
+    def _flush(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(b"".join(self.ws.data_to_send()))
+
+    def send(self, message: bytes) -> None:
+        self.ws.send_binary(message)
+        self._flush()
 
     async def spectate(self, room: str, previous: str | None) -> None:
         if previous is not None:
-            await self.ws.send(encode({"t": "leave", "id": 3, "room": previous}))
-        await self.ws.send(encode({"t": "spectate", "id": 2, "room": room}))
-
-    async def listen(self) -> None:
-        with contextlib.suppress(Exception):
-            async for frame in self.ws:
-                self.frames.append((time.perf_counter(), frame if isinstance(frame, bytes) else frame.encode()))
+            self.send(encode({"t": "leave", "id": 3, "room": previous}))
+        self.send(encode({"t": "spectate", "id": 2, "room": room}))
 
     def arrivals(self) -> dict[tuple[str, int], float]:
-        """When each (room, version)'s view reached this spectator."""
+        """When each (room, version)'s view reached this spectator: when the chunk that completed its frame came."""
         out: dict[tuple[str, int], float] = {}
-        for at, frame in self.frames:
-            message = decode_any(frame)
-            if message.get("t") == "view" and isinstance(message.get("version"), int):
-                out.setdefault((str(message["room"]), message["version"]), at)
+        for at, chunk in self.chunks:
+            self.ws.receive_data(chunk)
+            for event in self.ws.events_received():
+                if not isinstance(event, Frame) or event.opcode is not Opcode.BINARY:
+                    continue
+                message = decode_any(bytes(event.data))
+                if message.get("t") == "view" and isinstance(message.get("version"), int):
+                    out.setdefault((str(message["room"]), message["version"]), at)
         return out
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.close(), 5)
-        if self.task is not None:
-            self.task.cancel()
+        if self.transport is not None:
+            self.transport.abort()
 
 
 def _reached(version: int, view: dict[str, Any]) -> bool:
@@ -111,13 +146,13 @@ async def fanout(args: argparse.Namespace, urls: list[str], server_pids: list[in
                 await asyncio.sleep(0.01)
                 continue
             client, held = seats[mover]
-            counts = [len(w.frames) for w in watchers]
+            counts = [len(w.chunks) for w in watchers]
             at = time.perf_counter()
             reply = await client.decide(held, rng.choice(client.views[held.room]["legal"]))
             replies.append(time.perf_counter() - at)
             sent[(room, reply["version"])] = at
             for _ in range(int(SETTLE / 0.002)):
-                if all(len(w.frames) > n for w, n in zip(watchers, counts, strict=True)):
+                if all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
                     break
                 await asyncio.sleep(0.002)
             for c, s in seats.values():
