@@ -450,9 +450,11 @@ class Room:
         return delta
 
     def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
-                   recent: list[dict[str, Any]] | None = None, base: tuple[int, dict[str, Any]] | None = None) -> bytes:
-        """The seat's ``view`` frame: its whole view, or (``base``) the delta from the view of that version."""
-        message = {**self._view_fields(seat, events, base), "re": re, **self._live_fields()}
+                   recent: list[dict[str, Any]] | None = None, base: tuple[int, dict[str, Any]] | None = None,
+                   live: dict[str, Any] | None = None) -> bytes:
+        """The seat's ``view`` frame: its whole view, or (``base``) the delta from the view of that version; ``live``,
+        the clocks and spectators when the caller read them for several frames at once."""
+        message = {**self._view_fields(seat, events, base), "re": re, **(live or self._live_fields())}
         if recent is not None:
             message["recent"] = recent
         return encode(message)
@@ -490,9 +492,10 @@ class Room:
         conn.views[self.id] = (self.version, seat, self.view_of(seat))
 
     def send_view(self, conn: Peer, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
-                  recent: list[dict[str, Any]] | None = None, whole: bool = False) -> None:
+                  recent: list[dict[str, Any]] | None = None, whole: bool = False,
+                  live: dict[str, Any] | None = None) -> None:
         """Send ``conn`` the seat's view frame: a delta if it asked for them and holds a base, unless ``whole``."""
-        conn.send(self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat)))
+        conn.send(self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live))
         self.sent(conn, seat)
 
     def send_entry(self, conn: Peer, seat: Seat | None, re: int) -> None:
@@ -803,13 +806,14 @@ class Room:
         if outcome is not None and evs:
             over = encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
         answered = False
+        live = self._live_fields()  # read once: every frame of this broadcast is sent in the same turn of the loop
         redacted: dict[Seat | None, list[dict[str, Any]]] = {}
         for conn, seat in list(self.watchers.items()):
             told = redacted.get(seat)
             if told is None:
                 told = redacted[seat] = redact_all(evs, seat)
             if conn is decider and (decider_seat is None or seat == decider_seat):
-                self.send_view(conn, seat, told, re)
+                self.send_view(conn, seat, told, re, live=live)
                 answered = True
             else:  # one frame per seat and base: every watcher of the seat normally holds the same
                 base = self.base_of(conn, seat)
@@ -817,12 +821,12 @@ class Room:
                 key = seat, None if held is None else id(held)
                 made = frames.get(key)
                 if made is None or made[0] is not held:
-                    made = frames[key] = held, self.view_frame(seat, told, None, None, base)
+                    made = frames[key] = held, self.view_frame(seat, told, None, None, base, live)
                 conn.send(made[1])
                 self.sent(conn, seat)
             if over is not None:
                 conn.send(over)
         if decider is not None and decider_seat is not None and not answered:
-            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re)
+            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live)
             if over is not None:
                 decider.send(over)
