@@ -55,7 +55,7 @@ from bench import (
 from bench.fanout import fanout
 from client.connection import Client, ClientError, Seat
 from protocol import encode
-from server.edge.session import BURST, RATE
+from server.edge.session import RATE
 from server.store.redis_cluster import RedisCluster, ask
 from server.store.redis_process import RedisProcess, die_with_parent, free_port
 
@@ -154,8 +154,9 @@ class Slot:
         self.spectators: list[tuple[Client, Pacer]] = []
 
     def pacer(self) -> Pacer:
-        """A pacer below the server's rate limit: a burst well under its BURST, hello already spent."""
-        return Pacer(self.rate, burst=min(20.0, BURST / 4), rng=random.Random(self.rng.random()))
+        """A steady pacer: one message per ``1 / rate`` seconds (with jitter), nothing saved up while a seat waits
+        for its opponent, so that a paced run is the moderate load it names, not bursts at full speed."""
+        return Pacer(self.rate, burst=1.0, spent=0.0, rng=random.Random(self.rng.random()))
 
     async def connect(self) -> None:
         """Open the slot's connections (before the clock starts)."""
