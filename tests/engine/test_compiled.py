@@ -120,10 +120,12 @@ def test_an_edited_delta_module_makes_the_build_stale(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(_compiled.stale() is not None, reason="no compiled build matching the sources (scripts/build-engine)")
-def test_the_server_runs_the_compiled_deltas_when_the_build_is_fresh() -> None:
-    """The server imports the engine (which installs the build's importer) before the deltas: a fresh build's
-    compiled ``protocol.delta`` is the one it runs."""
-    ran = run(ROOT, "import server.cli, engine._compiled as c, protocol.delta as d; print(c.active(), d.__file__)")
+@pytest.mark.parametrize("first", ["protocol.delta", "server.edge.app", "client.connection"])
+def test_the_compiled_deltas_load_whatever_is_imported_first(first: str) -> None:
+    """``protocol`` imports the engine (which installs the build's importer) before any of its modules: a fresh
+    build's compiled ``protocol.delta`` is the one a process runs, the server's (which imports the client library's
+    browser page before the engine) included."""
+    ran = run(ROOT, f"import {first}, engine._compiled as c, protocol.delta as d; print(c.active(), d.__file__)")
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split()[0] == "compiled" and ran.stdout.split()[1].endswith(_compiled.abi()), ran.stdout
 
