@@ -158,8 +158,10 @@ def _spans(old: list[Any], new: list[Any], front: int, old_end: int, new_end: in
     return spans
 
 
-def apply(old: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
-    """Map ``old`` with ``delta`` applied, as a new map: ``old`` is left as it was (unchanged parts are shared)."""
+def apply(old: Any, delta: Any) -> dict[str, Any]:
+    """Map ``old`` with ``delta`` applied, as a new map: ``old`` is left as it was (unchanged parts are shared).
+    Either may be anything off the wire (typed ``Any`` so that the compiled build checks them here, as a
+    :class:`DeltaError`, rather than refusing them with a ``TypeError`` at the call)."""
     if not isinstance(old, dict) or not isinstance(delta, dict):
         raise DeltaError("a map delta applies to a map")
     out = dict(old)
