@@ -435,8 +435,10 @@ class Room:
     def base_of(self, conn: Peer, seat: Seat | None) -> tuple[int, dict[str, Any]] | None:
         """The version and view a delta to ``conn`` builds on: the last it was sent of this room, as this seat,
         if it asked for deltas and that view was not null; None: it gets a whole view."""
+        if not conn.deltas:
+            return None
         held = conn.views.get(self.id)
-        if not conn.deltas or held is None or held[1] != seat or held[2] is None or not self.dealt:
+        if held is None or held[1] != seat or held[2] is None or not self.dealt:
             return None
         return held[0], held[2]
 
@@ -488,8 +490,10 @@ class Room:
         return self.entry[1].encode(re=re, **self._live_fields())
 
     def sent(self, conn: Peer, seat: Seat | None) -> None:
-        """Note the view ``conn`` was just sent as ``seat``: the base of the next delta it is sent."""
-        conn.views[self.id] = (self.version, seat, self.view_of(seat))
+        """Note the view ``conn`` was just sent as ``seat``: the base of the next delta it is sent (only for a
+        connection that takes deltas: the others, a thousand spectators of one room say, keep nothing)."""
+        if conn.deltas:
+            conn.views[self.id] = (self.version, seat, self.view_of(seat))
 
     def send_view(self, conn: Peer, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
                   recent: list[dict[str, Any]] | None = None, whole: bool = False,
