@@ -53,9 +53,9 @@ class Watcher(asyncio.Protocol):
         watcher.send(encode({"t": "hello", "id": 1, "v": PROTOCOL_VERSION, "name": f"fan{n}"}))
         for _ in range(int(30 / 0.005)):  # its welcome
             if watcher.chunks:
-                break
+                return watcher
             await asyncio.sleep(0.005)
-        return watcher
+        raise TimeoutError(f"spectator {n}: no welcome within 30 s")
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass of asyncio's
