@@ -45,8 +45,8 @@ MODULES = (
 )
 """The modules compiled: the per-decision paths of Creature Wars and Fairy Meat, rules and views (witch effects stay
 interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one); and, beside the
-engine, the view deltas (``protocol.delta``), pure functions over views made on every decision. A process loads that
-one compiled only if ``import engine`` came first (as it does in the server): else it runs from its ``.py``."""
+engine, the view deltas (``protocol.delta``), pure functions over views made on every decision (``protocol`` imports
+the engine before any of its modules, so the importer below is in place whatever a process imports first)."""
 BESIDE = ("protocol/delta.py",)
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
 GROUP = "cardroom_engine"
