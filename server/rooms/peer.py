@@ -26,6 +26,8 @@ class Peer:
         """Its ``hello`` asked for view deltas (docs/protocol.md, "View deltas"); else every view is whole."""
         self.views: dict[str, tuple[int, int | None, dict[str, Any] | None]] = {}
         """By room: the version, seat and view of the last view frame it was sent, the base of the next delta."""
+        self.digests: dict[str, str] = {}
+        """Seat tokens it sent, with their hashes (``Room.seat_of``): hashed once, not at every decision."""
         self.dead = False
         self.on_drop = on_drop
 

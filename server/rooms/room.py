@@ -41,6 +41,8 @@ ABSENT = -1
 """Not a seat: what ``watchers`` gives for a connection that does not watch the room."""
 RETRY_WINDOW = 64
 """How many versions back a retried decision is still recognised as already stored."""
+TOKENS_KEPT = 16
+"""Seat tokens whose hash a connection keeps (it plays a few rooms at once; more, and the oldest are hashed again)."""
 DISPLAY_ONLY = frozenset({"label", "loses"})
 """Keys ``legal`` adds to a decision for display; a client may send them back, and they are not stored."""
 
@@ -228,8 +230,16 @@ class Room:
             if seen.get(conn) != count:
                 conn.send(frame)
 
-    def seat_of(self, token: str) -> Seat:
-        digest = hash_token(token)
+    def seat_of(self, token: str, conn: Peer | None = None) -> Seat:
+        """The seat ``token`` holds (``bad_token`` if none); with ``conn``, its hash is kept with the connection, so
+        that each of its decisions does not hash the token again."""
+        digest = None if conn is None else conn.digests.get(token)
+        if digest is None:
+            digest = hash_token(token)
+            if conn is not None:
+                if len(conn.digests) >= TOKENS_KEPT:
+                    conn.digests.clear()
+                conn.digests[token] = digest
         for seat, held in enumerate(self.seats):
             if held is not None and hmac.compare_digest(held, digest):
                 return seat
@@ -514,7 +524,7 @@ class Room:
         """Check, apply, persist, and only then tell every watcher what it may see."""
         async with self.lock:
             await self.resync()
-            seat = self.seat_of(token)
+            seat = self.seat_of(token, conn)
             if not all(self.seats):
                 waiting = sum(1 for s in self.seats if s is None)
                 raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"room {self.id} is waiting for {waiting} more player(s)")
