@@ -140,13 +140,17 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
     """What in ``frames`` names a card hidden from ``seat`` at that frame's version, or internal fields.
 
     ``public`` (by version) is what had been announced to everyone by then, e.g. a token a witch
-    effect gave in the open: naming such a card is not a leak.
+    effect gave in the open: naming such a card is not a leak; nor is naming a card a question put to ``seat``
+    offered it (from then on: it has seen it).
     """
     found = []
+    asked: set[str] = set()
     for message in received(frames):
         if message.get("t") != "view" or message["view"] is None:  # null: no deal yet, nothing to leak
             continue
         state = states[message["version"]]
+        if seat is not None and state.pending is not None and state.pending.seat == seat:
+            asked |= set(state.pending.options)  # the rules show the asked seat what it chooses from (Liberating Witch)
         texts = strings(message)
         for key in ("uid", "rng", "sealed", "next_uid"):
             if key in texts:
@@ -154,7 +158,7 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
         for s, hand in enumerate(message["view"]["hands"]):
             if s != seat and "cards" in hand:
                 found.append(f"v{message['version']}: seat {s}'s hand cards sent to {seat}")
-        known = (public or {}).get(message["version"], set())
+        known = (public or {}).get(message["version"], set()) | asked
         # an event may name the seat's own card as it was before this version (Chiquita Witch ripening it)
         before = states.get(message["version"] - 1)
         if seat is not None and before is not None:

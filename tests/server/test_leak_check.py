@@ -1,0 +1,28 @@
+"""The leak check of the server tests knows what the rules show one seat alone: a question's options (Liberating
+Witch offers its caster enemy creatures from the other hand to choose from) are that seat's to see."""
+from __future__ import annotations
+
+from engine.creature_wars import GAME
+from protocol import encode
+from tests.server.helpers import leaks
+
+LIBERATING = {
+    "first_drawer": 0,
+    "hands": [["Lvl.4 Liberating Witch", "Lvl.1 Wolf"],
+              ["Lvl.3 Fire Dragon {7}", "Lvl.6 Holy Giant", "Lvl.2 Holy Skeleton", "Lvl.5 Nightmare Skeleton"]],
+    "deck": [f"Lvl.{n} Fire Serpent {{0}}" for n in range(1, 7)],
+}
+
+
+def test_a_question_shows_its_seat_enemy_cards_and_that_is_no_leak() -> None:
+    states = {0: GAME.setup(LIBERATING, 1)}
+    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
+    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Witch" in t)})
+    states[2], _ = GAME.apply(states[1], 1, {"kind": "play", "slot": 0})
+    asked = states[2].pending
+    assert asked is not None and asked.seat == 0 and any("Holy Giant" in option for option in asked.options)
+    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": []})
+              for v, state in states.items()]
+    assert leaks(frames, states, 0) == []
+    # a seat that was not asked has not seen them: the same view sent to it would be a leak
+    assert leaks(frames[2:], states, None) != []
