@@ -141,7 +141,7 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
 
     ``public`` (by version) is what had been announced to everyone by then, e.g. a token a witch
     effect gave in the open: naming such a card is not a leak; nor is naming a card a question put to ``seat``
-    offered it (from then on: it has seen it).
+    offered it, or one the rules gave it (a copy of an enemy creature): from then on, it has seen it.
     """
     found = []
     asked: set[str] = set()
@@ -151,6 +151,9 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
         state = states[message["version"]]
         if seat is not None and state.pending is not None and state.pending.seat == seat:
             asked |= set(state.pending.options)  # the rules show the asked seat what it chooses from (Liberating Witch)
+        # a card the rules give the seat is named as it came, a copy of an enemy's (Envious Witch) included
+        asked |= {str(e["card"]) for e in message["events"] if e.get("kind") == "gain" and e.get("seat") == seat
+                  and seat is not None and "card" in e}
         texts = strings(message)
         for key in ("uid", "rng", "sealed", "next_uid"):
             if key in texts:

@@ -1,8 +1,10 @@
 """The leak check of the server tests knows what the rules show one seat alone: a question's options (Liberating
-Witch offers its caster enemy creatures from the other hand to choose from) are that seat's to see."""
+Witch offers its caster enemy creatures from the other hand to choose from) and a copy of an enemy creature it is
+given (Envious Witch) are that seat's to see."""
 from __future__ import annotations
 
 from engine.creature_wars import GAME
+from engine.interface import redact_all
 from protocol import encode
 from tests.server.helpers import leaks
 
@@ -26,3 +28,25 @@ def test_a_question_shows_its_seat_enemy_cards_and_that_is_no_leak() -> None:
     assert leaks(frames, states, 0) == []
     # a seat that was not asked has not seen them: the same view sent to it would be a leak
     assert leaks(frames[2:], states, None) != []
+
+
+ENVIOUS = {
+    "first_drawer": 0,
+    "hands": [["Lvl.2 Envious Witch", "Lvl.4 Holy Dragon", "Lvl.6 Ancient Dragon", "Lvl.1 Fire Dragon"],
+              ["Lvl.5 Nightmare Serpent {0}", "Lvl.2 Nightmare Dragon {7}"]],
+    "deck": [f"Lvl.{n} Fire Serpent {{0}}" for n in range(1, 7)],
+}
+
+
+def test_a_copy_of_an_enemy_creature_is_named_to_its_new_holder_and_that_is_no_leak() -> None:
+    states = {0: GAME.setup(ENVIOUS, 1)}
+    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
+    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Witch" in t)})
+    theirs = [card["text"] for card in GAME.view(states[1], 1)["hands"][1]["cards"]]
+    states[2], events = GAME.apply(states[1], 1, {"kind": "play", "slot": next(i for i, t in enumerate(theirs)
+                                                                                if "Serpent" in t)})
+    told = redact_all(tuple(events), 0)
+    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
+              for v, state in states.items()]
+    assert any(e.get("kind") == "gain" for e in told) and any(e.get("kind") == "rally" for e in told), told
+    assert leaks(frames, states, 0) == []
