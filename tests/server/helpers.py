@@ -149,11 +149,12 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
         if message.get("t") != "view" or message["view"] is None:  # null: no deal yet, nothing to leak
             continue
         state = states[message["version"]]
-        if seat is not None and state.pending is not None and state.pending.seat == seat:
-            asked |= set(state.pending.options)  # the rules show the asked seat what it chooses from (Liberating Witch)
-        # a card the rules give the seat is named as it came, a copy of an enemy's (Envious Witch) included
-        asked |= {str(e["card"]) for e in message["events"] if e.get("kind") == "gain" and e.get("seat") == seat
-                  and seat is not None and "card" in e}
+        if seat is not None:  # what the rules show this seat alone: it has seen it from then on
+            if state.pending is not None and state.pending.seat == seat:
+                asked |= set(state.pending.options)  # what a question offers it to choose from (Liberating Witch)
+            # a card given to it, named as it came: a copy of an enemy's creature (Envious Witch) included
+            asked |= {str(e["card"]) for e in message["events"] if e.get("kind") == "gain" and e.get("seat") == seat
+                      and "card" in e}
         texts = strings(message)
         for key in ("uid", "rng", "sealed", "next_uid"):
             if key in texts:
