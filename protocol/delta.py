@@ -27,6 +27,7 @@ LOOK = 4
 """How many items ahead a splice looks for where two lists agree again."""
 
 _size = msgpack.Packer(use_bin_type=True).pack
+_ABSENT = object()
 
 
 class DeltaError(ValueError):
@@ -75,6 +76,9 @@ def _op(old: Any, new: Any) -> list[Any] | None:
     if kind is not type(old):
         return [SET, new]
     if kind is dict:
+        if len(new) > 2 and 2 * sum(1 for key, value in new.items() if old.get(key, _ABSENT) is not value) > len(new):
+            # most of the map is new (a duel fought since the last view, say): set whole, not looked into
+            return None if old == new and _size(old) == _size(new) else [SET, new]
         delta = diff(old, new)
         return [MAP, delta] if delta else None
     if kind is list:
@@ -89,8 +93,10 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
-    """The changed spans replaced, or (same length) the changed items patched one by one; the smaller on the wire,
-    and never larger than the new list set whole. Only the items that differ are packed (to reckon sizes)."""
+    """The changed spans replaced, or (where each span puts as many items as it takes) the changed items patched one
+    by one; else the new list set whole, when that is smaller. Only the items that differ are packed to reckon
+    sizes, and the whole list only when they do not settle it (a patch of a map is at most the map and a few
+    bytes: one card changed of a hand is sent as its patch, the hand never packed)."""
     n_old, n_new = len(old), len(new)
     most = min(n_old, n_new)
     front = 0
@@ -104,29 +110,36 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     if n_new <= SHORT and all(type(x) is not dict and type(x) is not list for x in new):
         return [SET, new]  # a few scalars: set whole, never worth a splice
     spans = _spans(old, new, front, n_old - back, n_new - back)
-    if n_old == n_new:
+    if all(spans[at + 1] == len(spans[at + 2]) for at in range(0, len(spans), 3)):
+        # every span replaces as many items as it puts (the lists are as long): patching those items is the delta
         pairs: list[Any] = []
-        for index in range(front, n_new - back):
-            op = _op(old[index], new[index])
-            if op is not None:
-                pairs += [index, op]
-        if all(spans[at + 1] == len(spans[at + 2]) for at in range(0, len(spans), 3)):
-            # every span replaces as many items as it puts: patching those items is the delta (not sized as a splice)
-            size = len(_size(pairs))
-            return [ITEMS, pairs] if size < _items_size(new) else [SET, new]
+        for at in range(0, len(spans), 3):
+            for index in range(spans[at], spans[at] + spans[at + 1]):
+                op = _op(old[index], new[index])
+                if op is not None:
+                    pairs += [index, op]
+        if not pairs:
+            return None
+        if len(pairs) <= n_new and _holds_parts(new):
+            # at most half of a list of maps or lists changed: each patch is at most its item and a few bytes, so
+            # the patches are smaller than the list whole, which is not packed to weigh them
+            return [ITEMS, pairs]
+        return [ITEMS, pairs] if len(_size(pairs)) < _items_size(new) else [SET, new]
     added = [x for at in range(2, len(spans), 3) for x in spans[at]]
     added_bytes = sum(len(_size(x)) for x in added)
-    best: list[Any] = [SPLICE, spans]
     size = 4 + 8 * (len(spans) // 3) + added_bytes
-    if n_old == n_new:
-        items = len(_size(pairs))
-        if items < size:
-            best, size = [ITEMS, pairs], items
-    # the new list set whole is at least its new items' bytes and a byte for each other item: packed only if
-    # the delta is not already smaller than that
-    if size < added_bytes + (n_new - len(added)) + 3:
-        return best
-    return best if size < _items_size(new) else [SET, new]
+    # the new list set whole holds the added items and the kept ones, a byte each at least, or (maps and lists, as
+    # the cards of a pile) about as many bytes as the added ones each: packed only when that does not settle it
+    kept = n_new - len(added)
+    each = added_bytes // len(added) if added and _holds_parts(new) else 1
+    if size < added_bytes + kept * max(each, 1) + 3 or size < _items_size(new):
+        return [SPLICE, spans]
+    return [SET, new]
+
+
+def _holds_parts(items: list[Any]) -> bool:
+    """Whether every item of the list is a map or a list (cards, decisions), none a scalar."""
+    return all(type(x) is dict or type(x) is list for x in items)
 
 
 def _items_size(items: list[Any]) -> int:
@@ -137,9 +150,13 @@ def _items_size(items: list[Any]) -> int:
 
 def _spans(old: list[Any], new: list[Any], front: int, old_end: int, new_end: int) -> list[Any]:
     """The flat ``[at, count, items, ...]`` of a splice from ``old`` to ``new``, which agree before ``front`` and
-    from ``old_end`` / ``new_end`` on. Where the lists part, the nearest point where they agree again (within
-    ``LOOK`` items) ends the span: an item removed here and one added there cost those two, not the items
-    between."""
+    from ``old_end`` / ``new_end`` on. Maps and lists in ``old`` are found again in ``new`` by identity (successive
+    views share the parts that did not change), in one pass; between two found again, the old items are replaced
+    by the new. A list of scalars is walked instead: where the lists part, the nearest point where they agree again
+    (within ``LOOK`` items) ends the span, so that an item removed here and one added there cost those two, not the
+    items between."""
+    if any(type(x) is dict or type(x) is list for x in old[front:old_end]):
+        return _anchored(old, new, front, old_end, new_end)
     spans: list[Any] = []
     i, j = front, front
     while i < old_end or j < new_end:
@@ -155,6 +172,23 @@ def _spans(old: list[Any], new: list[Any], front: int, old_end: int, new_end: in
                 break
         spans += [i, skip_old, new[j:j + skip_new]]
         i, j = i + skip_old, j + skip_new
+    return spans
+
+
+def _anchored(old: list[Any], new: list[Any], front: int, old_end: int, new_end: int) -> list[Any]:
+    """:func:`_spans` for a list holding maps or lists: the old items kept are those ``new`` holds too, the very
+    objects, in the same order (an item found out of order is sent again)."""
+    where = {id(x): at for at, x in enumerate(old[front:old_end], front)}
+    spans: list[Any] = []
+    i, start = front, front
+    for j in range(front, new_end):
+        at = where.get(id(new[j]), -1)
+        if at >= i and old[at] is new[j]:
+            if at > i or j > start:
+                spans += [i, at - i, new[start:j]]
+            i, start = at + 1, j + 1
+    if i < old_end or start < new_end:
+        spans += [i, old_end - i, new[start:new_end]]
     return spans
 
 

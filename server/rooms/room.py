@@ -107,6 +107,8 @@ class Room:
         self.timer: asyncio.TimerHandle | None = None
         """When the clock must act next: a plain timer, so arming it again per decision makes no task."""
         self.waking: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The loop the room's timers run on, found once (asking for the running loop costs a system call)."""
         self.decided = (metrics.DECISIONS.labels(self.game.name, "player"), metrics.DECISIONS.labels(self.game.name, "server"))
         """The decision counters of this room's game, by player and by server (bound once, not per decision)."""
         self.suspect = False
@@ -734,10 +736,13 @@ class Room:
             delay = self.clock.wake(time.time(), self.away)
             if delay is None:
                 return
-        self.timer = asyncio.get_running_loop().call_later(delay + 0.005, self._due)
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+        self.timer = self.loop.call_later(delay + 0.005, self._due)
 
     def _due(self) -> None:
-        self.waking = asyncio.get_running_loop().create_task(self._wake(self.timer))
+        assert self.loop is not None  # armed by :meth:`arm`
+        self.waking = self.loop.create_task(self._wake(self.timer))
 
     async def _wake(self, timer: asyncio.TimerHandle | None) -> None:
         """Time is up for a seat: the server takes the game's default (or the forfeit), like any decision."""

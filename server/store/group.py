@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -59,10 +60,11 @@ class Group:
         """The connection kept for commits, per primary ("" on one Redis)."""
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         self.pending.append((keys, args, future))
         if self.flying is None:
-            self.flying = asyncio.get_running_loop().create_task(self._drain())
+            self.flying = loop.create_task(self._drain())
         return await future
 
     async def _drain(self) -> None:
@@ -141,14 +143,16 @@ class Group:
             commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
         await conn.send_packed_command(pack(commands), check_health=False)
         results: list[Any] = []
+        # one bound for the whole batch: each read waits without redis-py's own timer (``math.inf``), which
+        # would arm and cancel one per reply
         async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):
             for _ in batch:
                 try:
-                    results.append(await conn.read_response())
+                    results.append(await conn.read_response(timeout=math.inf))
                 except ResponseError as exc:
                     results.append(exc)
             if self.replicas:
-                confirmed = await conn.read_response()
+                confirmed = await conn.read_response(timeout=math.inf)
                 if int(confirmed) < self.replicas:
                     metrics.UNREPLICATED.inc(len(batch))
                     short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in "

@@ -124,6 +124,39 @@ def test_parts_two_views_share_are_packed_at_most_once(monkeypatch: pytest.Monke
     assert sum(packed) < 1.5 * len(pack(new["discard"]))
 
 
+def test_a_hand_with_one_card_changed_is_patched_without_packing_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand (nested in the view's ``hands``) where one card of ten changed, or one left and one came: the card's
+    patch, or the new card, is all that is packed; neither the hand nor the hands are packed to weigh the delta
+    against sending them whole (each patch of a map is at most the map and a few bytes)."""
+    import protocol.delta as delta
+
+    packed: list[int] = []
+    pack = delta._size
+    monkeypatch.setattr(delta, "_size", lambda value: packed.append(len(pack(value))) or pack(value))
+    cards = [{"text": f"Lvl.{n} Fire Wolf", "rules": "x" * 60, "level": n, "cooldown": 0, "rally": []} for n in range(10)]
+    old = {"hands": [{"count": 10, "cards": cards}, {"count": 9}]}
+    cooled = {**cards[4], "cooldown": 2}
+    new = {"hands": [{"count": 10, "cards": [*cards[:4], cooled, *cards[5:]]}, {"count": 9}]}
+    assert check(old, new) == {"hands": [4, [0, [2, {"cards": [4, [4, [2, {"cooldown": [0, 2]}]]]}]]]}
+    assert sum(packed) < len(pack(cooled)), "only the patch was packed"
+    packed.clear()
+    drawn = {"text": "Lvl.9 Holy Dragon", "rules": "", "level": 9, "cooldown": 0, "rally": []}
+    new = {"hands": [{"count": 10, "cards": [*cards[:3], *cards[4:], drawn]}, {"count": 9}]}
+    assert check(old, new) == {"hands": [4, [0, [2, {"cards": [3, [3, 1, [], 10, 0, [drawn]]]}]]]}
+    assert sum(packed) < 3 * len(pack(drawn)), "the drawn card and the patch were packed, not the hand"
+
+
+def test_a_map_mostly_new_is_sent_whole() -> None:
+    """A map whose values are mostly new objects (a duel fought since the last view) is set whole, not looked into;
+    one equal to the old, as the wire tells them apart, is no change."""
+    duel = {"turn": 3, "cards": [{"text": "a"}, {"text": "b"}], "powers": [5, 7], "winner": 1, "summary": "b wins"}
+    fought = {"turn": 4, "cards": [{"text": "c"}, {"text": "d"}], "powers": [2, 9], "winner": 1, "summary": "d wins"}
+    assert check({"last_duel": duel}, {"last_duel": fought}) == {"last_duel": [0, fought]}
+    again = {key: (list(value) if isinstance(value, list) else value) for key, value in duel.items()}
+    assert check({"last_duel": duel}, {"last_duel": again}) == {}
+    assert check({"last_duel": duel}, {"last_duel": {**again, "winner": True}}) == {"last_duel": [0, {**again, "winner": True}]}
+
+
 def test_the_docs_example() -> None:
     """The example of docs/protocol.md's "View deltas", the letters standing for cards (maps), as the server
     would make it."""

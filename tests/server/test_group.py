@@ -9,6 +9,7 @@ import redis
 from prometheus_client import REGISTRY
 
 from server.errors import StaleWrite
+from server.store import group
 from server.store.group import pack
 from server.store.store import RoomRecord, Store
 
@@ -89,3 +90,24 @@ def test_a_batch_is_packed_as_redis_py_packs_it() -> None:
     commands = [("EVALSHA", "0" * 40, 3, "k1", b"k2", "k3", "4", "5", b"\x00\x81\xa1v\x01", "1", b"", 1795776737.25, ""),
                 ("EVALSHA", "0" * 40, 1, "room:\u00e9", "x" * 70_000), ("WAIT", 1, 1000)]
     assert pack(commands) == b"".join(connection.pack_commands(commands))
+
+
+async def test_a_batch_redis_does_not_answer_fails_at_the_groups_bound(redis_url: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each reply is read without redis-py's own per-read timer: the batch's bound alone ends the wait."""
+    monkeypatch.setattr(group, "REPLY_TIMEOUT", 0.3)
+    monkeypatch.setattr(group, "REPLICA_WAIT_MS", 0)
+    store = Store(redis_url)
+    pauser = redis.Redis.from_url(redis_url)
+    try:
+        rooms = await _rooms(store, 1)
+        await _commit(store, rooms[0], 0)  # loads the script, opens the commit connection
+        pauser.execute_command("CLIENT", "PAUSE", "20000", "WRITE")  # Redis holds every script call unanswered
+        silent = _commit(store, rooms[0], 1)
+        done, _ = await asyncio.wait([silent], timeout=10)
+        assert silent in done, "the commit still waited when Redis had been silent for 10 s"
+        assert isinstance(silent.exception(), TimeoutError), repr(silent.exception())
+    finally:
+        pauser.execute_command("CLIENT", "UNPAUSE")
+        pauser.close()
+        await store.close()
