@@ -44,7 +44,7 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
     is shared between calls (cards are immutable values): callers must not change it."""
     if turn is None:
         return _table_face(card)
-    return _held_card(card, turn)
+    return _held_card(card, card.cooldown(turn))
 
 
 @per_value
@@ -55,9 +55,12 @@ def _table_face(card: Card) -> dict[str, Any]:
 
 
 @per_value
-def _held_card(card: Card, turn: int) -> dict[str, Any]:
-    """A card in its holder's hand on ``turn``, found by the card object first, by its value next."""
-    return _held_face(card, card.notation(turn, marks=True), card.cooldown(turn), card.banned, card.playable(turn))
+def _held_card(card: Card, cooldown: int) -> dict[str, Any]:
+    """A card in its holder's hand with ``cooldown`` turns still to wait, found by the card object first (it looks
+    the same from turn to turn while its wait does: a card ready to play stays one object), by its value next."""
+    waits_until = card.ready_turn - cooldown  # a turn on which it waits ``cooldown`` turns (with 0: any turn since)
+    return _held_face(card, card.notation(waits_until, marks=True), cooldown, card.banned,
+                      not card.banned and cooldown == 0)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -97,13 +100,21 @@ def _duel_view(duel: Duel) -> dict[str, Any]:
     }
 
 
-def view(state: State, seat: Seat | None) -> dict[str, Any]:
-    """Public table for everyone; a seat also sees its own hand, its sealed card and its legal plays."""
-    hands = [_held_hand(state.hands[s], state.turn) if s == seat else _hidden_hand(len(state.hands[s])) for s in (0, 1)]
-    out: dict[str, Any] = {
+PUBLIC = "public view"
+"""The key of a state's ``memo`` under which :func:`_public` keeps what every view of the state shows alike."""
+
+
+def _public(state: State) -> dict[str, Any]:
+    """The part of every view of ``state`` that is the same for each seat and a spectator, made once per state, in
+    the views' key order (``seat``, ``hands``, ``legal`` and ``modifiers`` hold places each view fills in)."""
+    made: dict[str, Any] | None = state.memo.get(PUBLIC)
+    if made is not None:
+        return made
+    pending = state.pending
+    made = {
         "game": "creature_wars",
         "version": state.version,
-        "seat": seat,
+        "seat": None,
         "phase": state.phase.value,
         "turn": state.turn,
         "first_drawer": state.first_drawer,
@@ -111,22 +122,38 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "hp": list(state.hp),
         "max_hp": state.options.hp,
         "deck": len(state.deck),
-        "hands": hands,
+        "hands": None,
         "locked": [state.sealed[s] is not None and state.sealed[s] != PASS for s in (0, 1)],
         "passed": [state.sealed[s] == PASS for s in (0, 1)],
         "discard": _pile(state.discard),
         "last_duel": None if state.last_duel is None else _duel_view(state.last_duel),
         "legal": [],
-        "outcome": None,
+        "outcome": None if state.outcome is None else state.outcome.data(),
         "scenario": state.options.scenario,
+        "modifiers": None if any(m.hidden for m in state.modifiers) else _modifiers(state, None),
+        "revealed": None if state.in_play is None else [None if c is None else card_view(c) for c in state.in_play],
+        "waiting_for": None if pending is None else pending.seat,
     }
-    out["modifiers"] = [
-        {"text": m.text, "owner": m.owner, "until": m.until}
-        for m in state.modifiers if m.text and (not m.hidden or m.owner == seat)
-    ]
-    out["revealed"] = None if state.in_play is None else [None if c is None else card_view(c) for c in state.in_play]
+    state.memo[PUBLIC] = made
+    return made
+
+
+def _modifiers(state: State, seat: Seat | None) -> list[dict[str, Any]]:
+    """The modifiers in play that ``seat`` is shown: a hidden one only to its owner."""
+    return [{"text": m.text, "owner": m.owner, "until": m.until}
+            for m in state.modifiers if m.text and (not m.hidden or m.owner == seat)]
+
+
+def view(state: State, seat: Seat | None) -> dict[str, Any]:
+    """Public table for everyone; a seat also sees its own hand, its sealed card and its legal plays."""
+    public = _public(state)
+    out = dict(public)
+    out["seat"] = seat
+    out["hands"] = [_held_hand(state.hands[s], state.turn) if s == seat else _hidden_hand(len(state.hands[s]))
+                    for s in (0, 1)]
+    if public["modifiers"] is None:
+        out["modifiers"] = _modifiers(state, seat)
     pending = state.pending
-    out["waiting_for"] = None if pending is None else pending.seat
     if pending is not None and pending.seat == seat:
         out["question"] = {"prompt": pending.prompt, "options": list(pending.options), "timeout": pending.timeout}
     if seat is not None:
@@ -135,6 +162,4 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         if sealed is not None and sealed != PASS:
             out["locked_card"] = card_view(state.hands[seat][sealed], state.turn)
             out["locked_slot"] = sealed
-    if state.outcome is not None:
-        out["outcome"] = state.outcome.data()
     return out

@@ -89,3 +89,29 @@ def test_values_keep_their_answers_while_a_node_s_rooms_take_turns() -> None:
             assert faces(pile) == [str(card) for card in pile]
     assert len(calls) == len(piles)
     assert faces(tuple(range(5))) == faces(piles[5]) and len(calls) == len(piles) + 1  # by identity, not equality
+
+
+def _states_of_a_match(seed: int) -> list[Any]:
+    import random
+
+    rng = random.Random(seed)
+    state = GAME.setup({}, seed)
+    states = [state]
+    while GAME.outcome(state) is None:
+        seat, decision = rng.choice([(s, d) for s in (0, 1) for d in GAME.legal(state, s)])
+        state, _ = GAME.apply(state, seat, decision)
+        states.append(state)
+    return states
+
+
+def test_what_every_view_of_a_state_shows_alike_is_made_once() -> None:
+    """The seats' and a spectator's views of one state share its public parts (made once per state), and each
+    still holds only its own hand and legal decisions."""
+    state = _states_of_a_match(3)[5]
+    views = [GAME.view(state, seat) for seat in (0, 1, None)]
+    for key in ("hp", "locked", "passed", "discard"):
+        assert views[0][key] is views[1][key] is views[2][key], key
+    assert [v["seat"] for v in views] == [0, 1, None]
+    assert "cards" in views[0]["hands"][0] and "cards" not in views[0]["hands"][1]
+    assert "cards" in views[1]["hands"][1] and "cards" not in views[1]["hands"][0]
+    assert views[2]["legal"] == [] and views[0]["legal"] == list(GAME.legal(state, 0))
