@@ -29,6 +29,7 @@ __all__ = ["BESIDE", "BUILD", "GROUP", "MODULES", "PACKAGE", "STAMP", "active", 
 
 MODULES = (
     "engine.interface",
+    "engine.memo",
     "engine.rules_game",
     "engine.rng",
     "engine.creature_wars.cards",
