@@ -16,19 +16,28 @@ Decision = Mapping[str, Any]
 """A decision is a small map, e.g. ``{"kind": "play", "slot": 2}``; each game documents its kinds."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, slots=True)
 class Event:
     """Something that happened, told to each recipient only as far as it may know.
 
     ``public`` is what everyone (spectators too) is told; ``secret[seat]`` is merged on
     top of it for that seat alone, e.g. the card a seat drew. A ``private`` event is told
     only to the seats in ``secret`` (a rally in a hidden hand is nobody else's business).
+    A value: never changed once made (not frozen, for speed: a written ``__init__``, as dataclasses' own is
+    interpreted code even in the compiled build).
     """
 
     kind: str
     public: Mapping[str, Any]
     secret: Mapping[Seat, Mapping[str, Any]] = field(default_factory=dict)
     private: bool = False
+
+    def __init__(self, kind: str, public: Mapping[str, Any], secret: Mapping[Seat, Mapping[str, Any]] | None = None,
+                 private: bool = False) -> None:
+        self.kind = kind
+        self.public = public
+        self.secret = {} if secret is None else secret
+        self.private = private
 
 
 def redact(event: Event, seat: Seat | None) -> dict[str, Any]:

@@ -15,11 +15,15 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Rng:
-    """An immutable RNG: every draw returns the value and the next RNG."""
+    """An immutable RNG: every draw returns the value and the next RNG (not frozen, for speed: a written
+    ``__init__``, as dataclasses' own is interpreted code even in the compiled build; nothing changes one)."""
 
     state: int
+
+    def __init__(self, state: int) -> None:
+        self.state = state
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:

@@ -60,13 +60,14 @@ class CardKind(enum.StrEnum):
     WITCH = "witch"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Card:
     """One card. ``uid`` is for the engine's bookkeeping only and never leaves in a view.
 
     ``ready_turn``: the first turn the card may be played in (a tie returns a card
     with ``ready_turn = next turn + 1``); ``banned`` marks a card that may never be
-    played, shown as ``(-)``.
+    played, shown as ``(-)``. A value: never changed once made (not frozen, for speed: see
+    ``engine.creature_wars.state.State.__init__``).
     """
 
     uid: int
@@ -83,6 +84,25 @@ class Card:
     banned: bool = False
     token: str | None = None
     tags: tuple[tuple[str, int], ...] = ()
+
+    def __init__(self, uid: int, kind: CardKind, level: int, base: int, tribe: Tribe | None = None,
+                 ptype: PowerType | None = None, witch: str | None = None, tribe_rally: bool = False,
+                 type_rally: bool = False, witch_rally: bool = False, ready_turn: int = 0, banned: bool = False,
+                 token: str | None = None, tags: tuple[tuple[str, int], ...] = ()) -> None:
+        self.uid = uid
+        self.kind = kind
+        self.level = level
+        self.base = base
+        self.tribe = tribe
+        self.ptype = ptype
+        self.witch = witch
+        self.tribe_rally = tribe_rally
+        self.type_rally = type_rally
+        self.witch_rally = witch_rally
+        self.ready_turn = ready_turn
+        self.banned = banned
+        self.token = token
+        self.tags = tags
 
     @classmethod
     def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:

@@ -113,9 +113,10 @@ def parse_card(text: str, uid: int) -> Card:
     return Card.new_witch(uid, spec.name, level)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Duel:
-    """The public record of the last duel: what each seat played (``None``: passed) and the result."""
+    """The public record of the last duel: what each seat played (``None``: passed) and the result. A value: never
+    changed once made (not frozen, for speed: see ``State.__init__``)."""
 
     turn: int
     cards: tuple[Card | None, Card | None]
@@ -123,6 +124,15 @@ class Duel:
     winner: int | None
     damage: tuple[int, int]
     summary: str
+
+    def __init__(self, turn: int, cards: tuple[Card | None, Card | None], powers: tuple[int | None, int | None],
+                 winner: int | None, damage: tuple[int, int], summary: str) -> None:
+        self.turn = turn
+        self.cards = cards
+        self.powers = powers
+        self.winner = winner
+        self.damage = damage
+        self.summary = summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +169,10 @@ class Pending:
     caster: Card | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class State:
-    """Everything about a match, hidden parts included; only ``view`` lets any of it out."""
+    """Everything about a match, hidden parts included; only ``view`` lets any of it out. A value: never changed
+    once made (not frozen, for speed: see ``__init__``)."""
 
     options: Options
     version: int
@@ -190,6 +201,45 @@ class State:
     sacks: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Answers computed from this state (``legal`` for each seat): not part of its value, never stored."""
+
+    # A written ``__init__`` (the dataclass makes the rest): dataclasses' own is interpreted code even in the compiled
+    # build, and a frozen one sets each field through ``object.__setattr__``: a fifth of a decision's engine time.
+    # Nothing changes a value after it is made.
+    def __init__(self, options: Options, version: int, opened: int, phase: Phase, turn: int, first_drawer: int,
+                 hp: tuple[int, int], hands: tuple[tuple[Card, ...], tuple[Card, ...]], deck: tuple[Card, ...],
+                 discard: tuple[Card, ...], sealed: tuple[int | None, int | None], rng: int, next_uid: int,
+                 last_draw_turn: int | None = None, witch_rallied: tuple[bool, bool] = (False, False),
+                 last_duel: Duel | None = None, outcome: Outcome | None = None, modifiers: tuple[Modifier, ...] = (),
+                 counters: tuple[tuple[str, int], ...] = (), slain: tuple[Card, ...] = (),
+                 removed: tuple[Card, ...] = (), pending: Pending | None = None,
+                 in_play: tuple[Card | None, Card | None] | None = None, cast: tuple[bool, bool] = (False, False),
+                 sacks: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())) -> None:
+        self.options = options
+        self.version = version
+        self.opened = opened
+        self.phase = phase
+        self.turn = turn
+        self.first_drawer = first_drawer
+        self.hp = hp
+        self.hands = hands
+        self.deck = deck
+        self.discard = discard
+        self.sealed = sealed
+        self.rng = rng
+        self.next_uid = next_uid
+        self.last_draw_turn = last_draw_turn
+        self.witch_rallied = witch_rallied
+        self.last_duel = last_duel
+        self.outcome = outcome
+        self.modifiers = modifiers
+        self.counters = counters
+        self.slain = slain
+        self.removed = removed
+        self.pending = pending
+        self.in_play = in_play
+        self.cast = cast
+        self.sacks = sacks
+        self.memo = {}
 
 
 def sealed_by(state: State, version: int, sealed: tuple[int | None, int | None]) -> State:
