@@ -208,31 +208,38 @@ class Clock:
                 return n, "forfeit" if clock.strikes + 1 >= STRIKES else "timeout"
         return None
 
+    def _ahead(self, seat: SeatClock, now: float) -> tuple[float | None, float]:
+        """The seat's move time left and bank as :meth:`drain` up to ``now`` would leave them, the clock unchanged
+        (asked at every decision and view: no copy made)."""
+        left, bank = seat.left, seat.bank
+        if left is None:
+            return None, bank
+        spent = max(0.0, now - self.stamp)
+        use = min(left, spent)
+        if spent > use and not seat.capped:
+            bank = max(0.0, bank - (spent - use))
+        return left - use, bank
+
     def wake(self, now: float, away: Mapping[int, float]) -> float | None:
         """Seconds from ``now`` until :meth:`due` has something to do; None while no clock runs."""
-        ahead = self.copy()
-        ahead.drain(now)
         waits = []
-        for n, clock in enumerate(ahead.seats):
-            if clock.left is None:
+        for n, clock in enumerate(self.seats):
+            left, bank = self._ahead(clock, now)
+            if left is None:
                 continue
-            waits.append(clock.remaining())
+            waits.append(left + (0.0 if clock.capped else bank))
             if n in away:
                 waits.append(max(away[n], clock.started) + GRACE - now)
         return max(0.0, min(waits)) if waits else None
 
     def wire(self, now: float) -> dict[str, Any]:
         """The clock as views carry it: per seat the move time left (null when not running), bank and strikes."""
-        ahead = self.copy()
-        ahead.drain(now)
-        return {
-            "seats": [
-                {"left": None if s.left is None else round(s.left, 2), "bank": round(s.bank, 2),
-                 "strikes": s.strikes, "capped": s.capped}
-                for s in ahead.seats
-            ],
-            "limits": self.limits.data(),
-        }
+        seats = []
+        for clock in self.seats:
+            left, bank = self._ahead(clock, now)
+            seats.append({"left": None if left is None else round(left, 2), "bank": round(bank, 2),
+                          "strikes": clock.strikes, "capped": clock.capped})
+        return {"seats": seats, "limits": self.limits.data()}
 
 
 async def heartbeat(store: Store, stop: asyncio.Event) -> None:

@@ -580,8 +580,9 @@ class Room:
         new_version = self.game.version(state)
         outcome = self.game.outcome(state)
         now = time.time()
-        link = snapshots.link(self.link, new_version, seat, dict(decision))
-        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": dict(decision), "ts": now, "c": link}
+        stored = dict(decision)
+        link = snapshots.link(self.link, new_version, seat, stored)
+        entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": stored, "ts": now, "c": link}
         packed = b""
         if snapshots.due(new_version, outcome is not None):  # else the log alone holds it (server/rooms/snapshots.py)
             packed = msgpack.packb(self.game.dump(state))
@@ -615,8 +616,9 @@ class Room:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"the decision was not stored, try again: {exc}") from None
         metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
         self.decided[by_server].inc()
-        log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
-                                            "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
+        if log.isEnabledFor(logging.DEBUG):  # the record's fields are not made for nothing at every decision
+            log.debug("decision stored", extra={"room": self.id, "seat": seat, "version": new_version, "re": re,
+                                                "kind": str(decision.get("kind")), "by": "server" if by_server else "player"})
         self.state = state
         self.clock = clock
         self.link = link

@@ -121,3 +121,29 @@ def test_each_question_the_game_times_gets_its_own_limit_capped_by_the_move_time
     assert clock.seats[0].bank == 60.0 and clock.due(1010.0, {}) == (0, "timeout")  # no bank for a capped question
     clock.sync(game, Asking(1, limit=2), True, 1010.0)  # the next question, though opened at the same version
     assert clock.seats[0].left == 2.0
+
+
+def test_what_the_clock_shows_and_when_it_wakes_are_what_draining_it_would_leave() -> None:
+    """``wire`` and ``wake`` read the clocks as :meth:`Clock.drain` to that time would leave them, without draining
+    (or copying) the room's clock: compared with a drained copy over random clocks and times."""
+    import random
+
+    from server.rooms.clock import SeatClock
+
+    rng = random.Random(5)
+    for _ in range(500):
+        seats = [SeatClock(rng.choice([0.0, 3.0, 40.0]), rng.choice([None, 0.0, 2.5, 9.0]), 1, rng.random() < 0.3,
+                           rng.uniform(900, 1000), rng.randrange(3)) for _ in range(2)]
+        clock = Clock(Limits(10, 30, 0), seats, 1000.0)
+        now = 1000.0 + rng.choice([-1.0, 0.0, 1.5, 4.0, 20.0, 80.0])
+        away = {n: rng.uniform(900, 1010) for n in range(2) if rng.random() < 0.4}
+        before = [s.data() for s in clock.seats]
+        shown, wakes = clock.wire(now), clock.wake(now, away)
+        assert [s.data() for s in clock.seats] == before and clock.stamp == 1000.0, "the clock itself is unchanged"
+        drained = clock.copy()
+        drained.drain(now)
+        assert shown["seats"] == [{"left": None if s.left is None else round(s.left, 2), "bank": round(s.bank, 2),
+                                   "strikes": s.strikes, "capped": s.capped} for s in drained.seats]
+        waits = [w for n, s in enumerate(drained.seats) if s.left is not None
+                 for w in [s.remaining()] + ([max(away[n], s.started) + GRACE - now] if n in away else [])]
+        assert wakes == (max(0.0, min(waits)) if waits else None)
