@@ -49,7 +49,7 @@ class Trump:
     ace_of_spades: bool = False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Result:
     """An attack's values (by seat; ``None``: no Numbered card), the steps, the winner and the points scored."""
 
@@ -60,6 +60,18 @@ class Result:
     points: int = 0
     rule: str = ""
     aces: int = 0
+
+    # A written ``__init__`` (the dataclass makes the rest): dataclasses' own is interpreted code even in the
+    # compiled build (engine/creature_wars/state.py's ``State`` says more).
+    def __init__(self, values: list[int | None], steps: list[str] | None = None, winner: int | None = None,
+                 diff: int = 0, points: int = 0, rule: str = "", aces: int = 0) -> None:
+        self.values = values
+        self.steps = [] if steps is None else steps
+        self.winner = winner
+        self.diff = diff
+        self.points = points
+        self.rule = rule
+        self.aces = aces
 
 
 def points_for(diff: int, scale: DamageScale) -> int:

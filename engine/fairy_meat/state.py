@@ -131,6 +131,9 @@ class FairySetup:
         return out
 
 
+NO_SETUP = FairySetup()
+"""What a fairy no scenario fixes has: nothing (one value, asked for at every decision)."""
+
 _KNOWN = ("answer_seconds", "band", "best_of", "colours", "damage_scale", "deck", "decks", "fairies", "fungus", "jokers",
           "nasty_hits", "numbered", "round_limit", "spoils", "split_points", "trumps")
 
@@ -304,7 +307,7 @@ class Options:
     def fairy_setup(self, fid: int) -> FairySetup:
         """What a scenario fixes of fairy ``fid`` (seat ``fid % 2``'s fairy ``fid // 2``)."""
         if self.fairies is None:
-            return FairySetup()
+            return NO_SETUP
         return self.fairies[fid % 2] if len(self.fairies) == 2 else self.fairies[fid]
 
     def fairy_deck(self) -> list[str]:
@@ -332,7 +335,7 @@ class Options:
         return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Fairy:
     """One fairy. ``rattled`` counts Twinkle points lost to Brains Rattled (an Ace of Diamonds gives one back);
     ``acted`` is true once her turn has begun this round; ``bonus`` is the extra cards won by defending,
@@ -353,6 +356,25 @@ class Fairy:
     bonus_vs: dict[str, int] = field(default_factory=dict)
     fallen: bool = False
 
+    # A written ``__init__`` (the dataclass makes the rest): dataclasses' own is interpreted code even in the
+    # compiled build (engine/creature_wars/state.py's ``State`` says more).
+    def __init__(self, live: int = 3, kill: int = 3, twinkle: int = 1, weapon: str | None = None,
+                 conditions: list[str] | None = None, mushrooms: int = 0, rattled: int = 0, acted: bool = False,
+                 bonus: int = 0, order_cards: list[str] | None = None, bonus_vs: dict[str, int] | None = None,
+                 fallen: bool = False) -> None:
+        self.live = live
+        self.kill = kill
+        self.twinkle = twinkle
+        self.weapon = weapon
+        self.conditions = [] if conditions is None else conditions
+        self.mushrooms = mushrooms
+        self.rattled = rattled
+        self.acted = acted
+        self.bonus = bonus
+        self.order_cards = [] if order_cards is None else order_cards
+        self.bonus_vs = {} if bonus_vs is None else bonus_vs
+        self.fallen = fallen
+
     @property
     def dead(self) -> bool:
         return self.live <= 0 and self.kill <= 0
@@ -369,7 +391,7 @@ class Fairy:
         return self.conditions.count(condition)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Side:
     """One fairy's part in a combat: her combat hand and what she has put into the current attack.
 
@@ -394,13 +416,32 @@ class Side:
     points: int = 0
     apply_points: bool = False
 
+    # A written ``__init__`` (the dataclass makes the rest): dataclasses' own is interpreted code even in the
+    # compiled build (engine/creature_wars/state.py's ``State`` says more).
+    def __init__(self, seat: int, hand: list[str] | None = None, direction: str | None = None,
+                 trumps: list[str] | None = None, colour: str | None = None, face_down: bool = False,
+                 shown: bool = False, card: str | None = None, wild: list[str] | None = None,
+                 wild_points: str | None = None, points: int = 0, apply_points: bool = False) -> None:
+        self.seat = seat
+        self.hand = [] if hand is None else hand
+        self.direction = direction
+        self.trumps = [] if trumps is None else trumps
+        self.colour = colour
+        self.face_down = face_down
+        self.shown = shown
+        self.card = card
+        self.wild = [] if wild is None else wild
+        self.wild_points = wild_points
+        self.points = points
+        self.apply_points = apply_points
+
     def clone(self) -> Side:
         """A copy sharing nothing mutable with this side."""
         return Side(self.seat, list(self.hand), self.direction, list(self.trumps), self.colour, self.face_down, self.shown,
                     self.card, list(self.wild), self.wild_points, self.points, self.apply_points)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Combat:
     """A combat in progress: an attack (``attacks`` of them from one hand) or a wrestle.
 
@@ -415,13 +456,25 @@ class Combat:
     sides: list[Side] = field(default_factory=list)
     fighters: list[int] = field(default_factory=lambda: [0, 1])
 
+    # A written ``__init__`` (the dataclass makes the rest): dataclasses' own is interpreted code even in the
+    # compiled build (engine/creature_wars/state.py's ``State`` says more).
+    def __init__(self, kind: str, attacker: int, defender: int, attacks: int, number: int = 0,
+                 sides: list[Side] | None = None, fighters: list[int] | None = None) -> None:
+        self.kind = kind
+        self.attacker = attacker
+        self.defender = defender
+        self.attacks = attacks
+        self.number = number
+        self.sides = [] if sides is None else sides
+        self.fighters = [0, 1] if fighters is None else fighters
+
     def clone(self) -> Combat:
         """A copy sharing nothing mutable with this combat."""
         return Combat(self.kind, self.attacker, self.defender, self.attacks, self.number,
                       [side.clone() for side in self.sides], list(self.fighters))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class State:
     """Everything about a match, the deck's order and both hands included; only ``view`` lets any of it out.
 
@@ -455,6 +508,35 @@ class State:
     memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Answers computed from this state (``legal`` for each seat): not part of its value, never stored or copied.
     A state handed out is never changed, so they stay true."""
+
+    # A written ``__init__`` (the dataclass makes the rest): dataclasses' own is interpreted code even in the
+    # compiled build (engine/creature_wars/state.py's ``State`` says more).
+    def __init__(self, options: Options, version: int, opened: int, rng: int, duel: int, wins: list[int], draws: int,
+                 round: int, deck: list[str], spoils: list[str], spoils_down: list[str], fairies: list[Fairy],
+                 order: list[int], turn: int | None, combat: Combat | None, agenda: list[dict[str, Any]],
+                 sealed: list[dict[str, Any] | None], last: dict[str, Any] | None, outcome: Outcome | None = None,
+                 spoils_top: str | None = None) -> None:
+        self.options = options
+        self.version = version
+        self.opened = opened
+        self.rng = rng
+        self.duel = duel
+        self.wins = wins
+        self.draws = draws
+        self.round = round
+        self.deck = deck
+        self.spoils = spoils
+        self.spoils_down = spoils_down
+        self.fairies = fairies
+        self.order = order
+        self.turn = turn
+        self.combat = combat
+        self.agenda = agenda
+        self.sealed = sealed
+        self.last = last
+        self.outcome = outcome
+        self.spoils_top = spoils_top
+        self.memo = {}
 
     def clone(self) -> State:
         """A copy sharing nothing mutable with this state (as ``copy.deepcopy``, field by field: a state holds no
