@@ -820,6 +820,7 @@ class Room:
         its token, or the other of two connections of one seat."""
         self.touch()
         frames: dict[tuple[Seat | None, int | None], tuple[Any, bytes]] = {}
+        whole: dict[Seat | None, bytes] = {}
         evs: tuple[Event, ...] = tuple(events)
         self.history.extend(evs)
         outcome = self.game.outcome(self.state)
@@ -836,6 +837,11 @@ class Room:
             if conn is decider and (decider_seat is None or seat == decider_seat):
                 self.send_view(conn, seat, told, re, live=live)
                 answered = True
+            elif not conn.deltas:  # whole views (a thousand spectators, say): one frame per seat, nothing kept
+                frame = whole.get(seat)
+                if frame is None:
+                    frame = whole[seat] = self.view_frame(seat, told, None, None, None, live)
+                conn.send(frame)
             else:  # one frame per seat and base: every watcher of the seat normally holds the same
                 base = self.base_of(conn, seat)
                 held = None if base is None else base[1]
