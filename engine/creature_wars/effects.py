@@ -33,16 +33,22 @@ TableT = TypeVar("TableT")
 """The table hooks act on (:class:`engine.creature_wars.table.Table`)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Source:
-    """Who a hook is acting for: the seat it belongs to, its card (if any) and its modifier (if any)."""
+    """Who a hook is acting for: the seat it belongs to, its card (if any) and its modifier (if any). A value: never
+    changed once made (not frozen, for speed: see ``State.__init__`` in engine/creature_wars/state.py)."""
 
     owner: int
     card: Card | None = None
     mod: Modifier | None = None
 
+    def __init__(self, owner: int, card: Card | None = None, mod: Modifier | None = None) -> None:
+        self.owner = owner
+        self.card = card
+        self.mod = mod
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Fight:
     """One fight being resolved; ``decide`` hooks may change it before it is applied.
 
@@ -63,6 +69,19 @@ class Fight:
     removed: list[bool] = field(default_factory=lambda: [False, False])
     damage: list[int] = field(default_factory=lambda: [0, 0])
     summary: str = ""
+
+    def __init__(self, cards: list[Card], powers: list[int], winner: int | None = None, fought: bool = True,
+                 returns: list[bool] | None = None, cooldown: list[int] | None = None, removed: list[bool] | None = None,
+                 damage: list[int] | None = None, summary: str = "") -> None:
+        self.cards = cards
+        self.powers = powers
+        self.winner = winner
+        self.fought = fought
+        self.returns = [False, False] if returns is None else returns
+        self.cooldown = [0, 0] if cooldown is None else cooldown
+        self.removed = [False, False] if removed is None else removed
+        self.damage = [0, 0] if damage is None else damage
+        self.summary = summary
 
     @property
     def loser(self) -> int | None:
