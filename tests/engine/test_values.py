@@ -1,0 +1,69 @@
+"""Value classes with a written ``__init__`` (dataclasses' own is interpreted code even in the compiled build): each
+takes every field the dataclass declares, by position and by name, and ``dataclasses.replace`` keeps working."""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from engine import registry
+from engine.creature_wars.cards import Card, CardKind, Tribe
+from engine.creature_wars.effects import Fight, Source
+from engine.creature_wars.state import Duel
+from engine.fairy_meat.combat import Result
+from engine.fairy_meat.state import Combat, Fairy, Side
+from engine.interface import Event
+from engine.rng import Rng
+
+
+def _states(game: str) -> list[Any]:
+    rules = registry.GAMES[game]
+    rng = random.Random(2)
+    state = rules.setup({}, 2)
+    states = [state]
+    while rules.outcome(state) is None and len(states) < 200:
+        seat, decision = rng.choice([(s, d) for s in (0, 1) for d in rules.legal(state, s)])
+        state, _ = rules.apply(state, seat, decision)
+        states.append(state)
+    return states
+
+
+def _made_again(value: Any) -> Any:
+    """``value`` made anew from its init fields, by name and then by position."""
+    fields = [f for f in dataclasses.fields(value) if f.init]
+    by_name = type(value)(**{f.name: getattr(value, f.name) for f in fields})
+    by_position = type(value)(*[getattr(value, f.name) for f in fields])
+    assert by_name == by_position
+    return by_name
+
+
+CARD = Card(7, CardKind.CREATURE, 3, 4, tribe=Tribe.WOLF)
+SAMPLES = [
+    CARD, Duel(2, (CARD, None), (7, None), 0, (0, 3), "won"), Event("play", {"text": "x"}, {0: {"a": 1}}, True),
+    Rng(99), Source(1, CARD), Fight([CARD, CARD], [5, 6], winner=1), Fairy(live=2, conditions=["web"]),
+    Side(1, hand=["3H"], trumps=["AS"]), Combat("attack", 0, 1, 2, sides=[Side(0), Side(1)]), Result([3, None], ["a"]),
+]
+
+
+@pytest.mark.parametrize("value", SAMPLES, ids=lambda v: type(v).__name__)
+def test_a_value_is_made_again_from_its_fields(value: Any) -> None:
+    again = _made_again(value)
+    assert again == value and again is not value
+    assert dataclasses.replace(value) == value
+
+
+@pytest.mark.parametrize("game", ["creature_wars", "fairy_meat"])
+def test_every_state_of_a_match_is_made_again_from_its_fields(game: str) -> None:
+    for state in _states(game):
+        again = _made_again(state)
+        assert again == state and again.memo == {}, "a state made anew remembers nothing"
+
+
+def test_defaults_are_fresh_per_value() -> None:
+    """A list or map a field defaults to belongs to its value alone, as dataclasses' default factories make it."""
+    a, b = Fairy(), Fairy()
+    a.conditions.append("web")
+    assert b.conditions == [] and Side(0).hand is not Side(0).hand and Fight([], []).returns is not Fight([], []).returns
+    assert Event("x", {}).secret == {} and Event("x", {}).secret is not Event("x", {}).secret
