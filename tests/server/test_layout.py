@@ -12,6 +12,7 @@ import redis
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
+import server.lobby.quota
 from client import Client
 from client.connection import Seat
 from protocol import ErrorCode, ProtocolError
@@ -236,6 +237,31 @@ async def test_a_place_the_players_quota_refuses_is_given_back_to_the_address(re
         assert await r.zcard(keys.quota_minute("10.0.0.2")) == 0 and await r.zcard(keys.quota_held("10.0.0.2")) == 0
         async with quota.claim("10.0.0.2", {}) as place:  # the address's own quota is whole
             place.room = "guest0"
+    finally:
+        await r.aclose()
+
+
+async def test_a_place_is_taken_under_the_rooms_id_and_judged_only_when_it_would_refuse(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A place is held under the id the room is made with (nothing to settle once it is); a held room no node serves
+    that was taken a moment ago counts while it is not stored (its making may be under way on another node), and
+    stops counting once it is closed, when the next creation would be refused."""
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 1)
+    r = aioredis.Redis.from_url(redis_url)
+    quota = Quota(r)
+    try:
+        async with quota.claim("10.0.0.3", {}, room="abc123") as place:
+            place.room = "abc123"
+        assert await r.zrange(keys.quota_held("10.0.0.3"), 0, -1) == [b"abc123"]
+        with pytest.raises(ProtocolError) as refused:  # not stored yet: being made, for all this node knows
+            async with quota.claim("10.0.0.3", {}, room="def456"):
+                pass
+        assert refused.value.code is ErrorCode.TOO_MANY_ROOMS and "waiting" in refused.value.message
+        await r.hset(keys.room("abc123"), "closed", "cancelled")  # made, then cancelled (its tombstone)
+        async with quota.claim("10.0.0.3", {}, room="def456") as place:
+            place.room = "def456"
+        assert await r.zrange(keys.quota_held("10.0.0.3"), 0, -1) == [b"def456"]
+        assert await r.zcard(keys.quota_minute("10.0.0.3")) == 2  # the refused creation left nothing counted
     finally:
         await r.aclose()
 

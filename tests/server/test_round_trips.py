@@ -1,7 +1,7 @@
 """Round trips to Redis to make a room and sit in it: each costs the server tens of µs of CPU (redis-py's pool, its
-timeouts, parsing the reply), so a creation stores the room (its open-set entry and a request's key with it, on one
-Redis) in one and claims each seat (the player's room set with it) in one; nothing is read back that the node has
-just written (a new room's chat lines)."""
+timeouts, parsing the reply), so a creation takes its quota place in one, stores the room (its open-set entry and a
+request's key with it, on one Redis) in one, and claims each seat (the player's room set with it) in one; nothing
+is read back that the node has just written (a new room's chat lines)."""
 from __future__ import annotations
 
 import contextvars
@@ -67,21 +67,19 @@ async def _make_and_join(trips: list[int], host: Client, guest: Client, **fields
     return made, sat
 
 
-async def test_guests_make_a_room_in_five_round_trips_and_join_it_in_one(server_url: str, trips: list[int]) -> None:
-    """The quota's held rooms read, its place taken; the room (with its open-set entry); the place settled; the
-    creator's seat. Then the guest's seat."""
+async def test_guests_make_a_room_in_three_round_trips_and_join_it_in_one(server_url: str, trips: list[int]) -> None:
+    """The quota's place; the room (with its open-set entry); the creator's seat. Then the guest's seat."""
     async with await Client.connect(server_url, name="ann") as a, await Client.connect(server_url, name="bob") as b:
-        assert await _make_and_join(trips, a, b) == (5, 1)
+        assert await _make_and_join(trips, a, b) == (3, 1)
 
 
-async def test_players_with_keys_take_their_quota_places_apart_but_sit_in_one(server_url: str,
-                                                                                trips: list[int]) -> None:
-    """The player's quota place is taken and settled apart from the address's; each seat's claim enters the room
+async def test_players_with_keys_take_no_more_round_trips(server_url: str, trips: list[int]) -> None:
+    """The address's and the player's quota places are taken in one round trip; each seat's claim enters the room
     in its player's room set in the same step."""
     a, _ = await keyed(server_url, "ann", "trips-ann-secret-key-0001")
     b, _ = await keyed(server_url, "bob", "trips-bob-secret-key-0002")
     async with a, b:
-        assert await _make_and_join(trips, a, b) == (7, 1)
+        assert await _make_and_join(trips, a, b) == (3, 1)
 
 
 async def test_keyed_requests_take_one_more_round_trip_each(server_url: str, trips: list[int]) -> None:
@@ -90,4 +88,4 @@ async def test_keyed_requests_take_one_more_round_trip_each(server_url: str, tri
     a, _ = await keyed(server_url, "ann", "trips-ann-secret-key-0001")
     b, _ = await keyed(server_url, "bob", "trips-bob-secret-key-0002")
     async with a, b:
-        assert await _make_and_join(trips, a, b, request="r1") == (8, 2)
+        assert await _make_and_join(trips, a, b, request="r1") == (4, 2)
