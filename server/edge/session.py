@@ -20,7 +20,7 @@ from server.edge.connection import Connection, Socket
 from server.edge.lane import READING, Lane
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.events import Event, Events
-from server.lobby.lobby import Lobby
+from server.lobby.lobby import Lobby, new_room_id
 from server.lobby.pools import SITTING, Pools
 from server.lobby.quota import check_spectators
 from server.lobby.records import match_record
@@ -325,13 +325,14 @@ class Session:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, "create_room: this server has no computer players")
             self.computer.reserve()
         spectator_chat = chat.setting(m.get("spectator_chat"))
-        async with self.lobby.quota.claim(self.address, self.lobby.rooms, self.conn.player or "") as place:
+        room_id = new_room_id()  # the quota's place is taken under it: nothing to settle once the room is made
+        async with self.lobby.quota.claim(self.address, self.lobby.rooms, self.conn.player or "", room_id) as place:
             room = await self.lobby.create(m["game"], m.get("options", {}), m.get("seed"), m.get("daily", False),
                                            clock=m.get("clock"), spectator_chat=spectator_chat,
                                            rated=m.get("ranked", False),
                                            player=(self.conn.player or "") if m.get("sit", True) else "",
                                            request=request, replays=replays.setting(m.get("replays")),
-                                           hosted=m.get("sit", True), address=self.address)
+                                           hosted=m.get("sit", True), address=self.address, room_id=room_id)
             place.room = room.id
         self.reply(re, "room_created", room=room.id, game=room.game.name, commitment=room.commitment, ranked=room.table,
                    node=self.node)

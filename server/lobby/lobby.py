@@ -26,7 +26,7 @@ from server.lobby.listing import Elsewhere, Rooms
 from server.lobby.quota import Quota
 from server.players import standings
 from server.players.identity import Names
-from server.rooms import seeding, snapshots
+from server.rooms import chat, seeding, snapshots
 from server.rooms.clock import limits_for
 from server.rooms.room import Room
 from server.store import keys
@@ -34,7 +34,7 @@ from server.store.health import Health
 from server.store.lease import LEASE_MS, Leases, new_node_id
 from server.store.store import RoomRecord, Store
 
-__all__ = ["Lobby"]
+__all__ = ["Lobby", "new_room_id"]
 
 log = logging.getLogger(__name__)
 KEEP_FINISHED = 500
@@ -52,6 +52,11 @@ LISTING_WAIT = 2.0
 """Seconds a listing waits for a restart's warm-up before it lists the rooms loaded so far."""
 MAX_OPTIONS_BYTES = 8192
 """The largest room options (msgpack), scenario decks and hands included: they are stored with the room."""
+
+
+def new_room_id() -> str:
+    """A random room id (six hex digits), for :meth:`Lobby.create` to try."""
+    return secrets.token_hex(3)
 
 
 def today() -> str:
@@ -169,7 +174,7 @@ class Lobby:
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None, daily: bool = False,
                      clock: Any = None, spectator_chat: str = "all", player: str = "", request: str = "",
                      rated: bool = False, replays: str = "everyone", hosted: bool = False, address: str = "",
-                     ranked_as: tuple[str, str] | None = None) -> Room:
+                     ranked_as: tuple[str, str] | None = None, room_id: str = "") -> Room:
         """Set up a match and store it before anyone is told of it.
 
         A solitaire dealt from a server-chosen seed with the standard options is ranked in the game's ``all`` table;
@@ -187,6 +192,7 @@ class Lobby:
 
         ``ranked_as`` (table, end) makes a solitaire dealt from ``seed`` ranked in that table (a solitaire event's,
         server/lobby/events.py), its seed kept from everyone, as a daily room's is, until ``end`` (an ISO time).
+        ``room_id`` (from :func:`new_room_id`): the id tried first (the one a quota's place was taken under).
         """
         game = registry.get(game_name)
         if game is None:
@@ -242,8 +248,8 @@ class Lobby:
             state, dumped = _placeholder(game.name, msgpack.packb(options)) if seed is None else _dealt(game, options, seed)
         except EngineError as exc:
             raise ProtocolError(ErrorCode.BAD_OPTIONS, exc.message) from None
-        for _ in range(8):
-            room_id = secrets.token_hex(3)
+        for attempt in range(8):
+            room_id = room_id if attempt == 0 and room_id else new_room_id()
             record = RoomRecord(
                 room=room_id, game=game.name, options=options, seed=seed,
                 commitment=seeding.commitment(room_id, server_seed, salt),
@@ -266,6 +272,7 @@ class Lobby:
             if made:
                 room = Room(record, game, state, self.store)
                 room.fence = 1  # its lease taken as it was made
+                chat.none_yet(room)  # made now: whoever sits or watches first reads no lines from Redis
                 self.rooms[room_id] = room
                 self.rooms_made += 1
                 if self.rooms_made % EVICT_EVERY == 0:

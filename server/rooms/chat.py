@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from server.rooms.room import Room
     from server.store.store import Store
 
-__all__ = ["KEEP", "LENGTH", "LINES", "SETTINGS", "WINDOW", "Limiter", "clean", "past", "post", "setting"]
+__all__ = ["KEEP", "LENGTH", "LINES", "SETTINGS", "WINDOW", "Limiter", "clean", "none_yet", "past", "post", "setting"]
 
 LENGTH = 200
 """Longest line, in characters (the codec refuses longer ones with ``bad_field``)."""
@@ -106,6 +106,12 @@ async def post(store: Store, room: Room, conn: Peer, text: str, limiter: Limiter
         frame = encode({**message, "re": None})
         for reader in _readers(room, seat):
             reader.send(encode({**message, "re": re}) if reader is conn else frame)
+
+
+def none_yet(room: Room) -> None:
+    """``room`` was just made (its chat key emptied as it was, server/store/store.py): it has no lines, kept as
+    read, so that nobody entering it reads them from Redis."""
+    room.chat = deque(maxlen=KEEP)
 
 
 async def past(store: Store, room: Room, seat: int | None) -> list[bytes]:

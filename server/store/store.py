@@ -28,9 +28,11 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import hiredis
 import msgpack
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import RedisError
 
 from server.errors import Fenced, StaleWrite, StoreMissing, StoreUnavailable
@@ -109,8 +111,12 @@ return 1
 
 # A seat, its holder's name, player id and nonce (and the clock the full room starts, the deal the last seat's
 # nonce completes, and a keyed join's seat): one atomic step, so a lost reply cannot leave a seat half claimed,
-# nor a full room without its deal. KEYS: room, the join's request (in the room's slot).
+# nor a full room without its deal. KEYS: room, the join's request (in the room's slot); on one Redis (where a
+# script may write keys of other slots) also the player's room set and the join's request key, written first as
+# a cluster's steps of their own are (ARGV[15] the room, ARGV[16] '1': the set, ARGV[17] '1': the request).
 _CLAIM = """
+if ARGV[16] == '1' then redis.call('SADD', KEYS[3], ARGV[15]) end
+if ARGV[17] == '1' then redis.call('SET', KEYS[4], ARGV[15], 'NX', 'EX', ARGV[12]) end
 if ARGV[14] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[14] then return -1 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
@@ -122,11 +128,22 @@ return 1
 """
 
 # A new room's hash, unless the id is taken, and (ARGV[1] not empty) its lease, held by ARGV[1] for ARGV[2] ms
-# with the first fencing token: made and held in one step, so no other node adopts it in between. KEYS: room,
-# lease; ARGV: holder, lease ms, then the room's fields and values. 1, or 0.
+# with the first fencing token: made and held in one step, so no other node adopts it in between. A log or chat
+# lines left under its id (an earlier room's, expired a moment apart from its hash) go: a new room has none. On
+# one Redis (where a script may write keys of other slots) the same step enters it in the open set (KEYS[5]) and,
+# for a keyed request (KEYS[6]), remembers it under the request's key, unless that names another room already:
+# then nothing is made and that room is returned. KEYS: room, lease, log, chat, then those two; ARGV: holder,
+# lease ms, the room, the request's TTL s, then the room's fields and values. 1, 0 (the id is taken), or a room.
 _CREATE = """
+if KEYS[6] then
+  local prior = redis.call('GET', KEYS[6])
+  if prior and prior ~= ARGV[3] then return prior end
+end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+if KEYS[6] then redis.call('SET', KEYS[6], ARGV[3], 'EX', ARGV[4]) end
+if KEYS[5] then redis.call('SADD', KEYS[5], ARGV[3]) end
+redis.call('DEL', KEYS[3], KEYS[4])
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 if ARGV[1] ~= '' then
   redis.call('HSET', KEYS[1], 'fence', 1)
   redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
@@ -274,6 +291,28 @@ class RoomRecord:
 _key = keys.room
 
 
+class _HiredisPacking:
+    """Packs commands with hiredis' packer (in C), as redis-py's synchronous client does; its asyncio client packs
+    in Python: a room's creation (its many fields) took 37 µs to pack, 6 with hiredis, a seat's claim 18, 3. The
+    bytes are the same (tests/server/test_packing.py); what hiredis refuses (a bool) gets redis-py's own error."""
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        first = args[0]  # a command name of two words (CONFIG GET) is sent as two arguments, as redis-py does
+        if isinstance(first, str) and " " in first:
+            args = (*first.encode().split(), *args[1:])
+        elif isinstance(first, bytes) and b" " in first:
+            args = (*first.split(), *args[1:])
+        try:
+            return [hiredis.pack_command(args)]
+        except TypeError:
+            return super().pack_command(*args)  # type: ignore[misc, no-any-return]
+
+
+def _packing(connection: type[AbstractConnection]) -> type[AbstractConnection]:
+    """``connection`` (the class a URL names: TCP, TLS or a Unix socket) packing with hiredis."""
+    return type("Packing" + connection.__name__, (_HiredisPacking, connection), {})
+
+
 def rooms_key(player: str) -> str:
     """The Redis set of rooms where ``player`` holds a seat."""
     return f"{PREFIX}player:{player}:rooms"
@@ -306,7 +345,11 @@ class Store:
         else:
             # a bounded pool that makes a burst wait for a connection (redis-py's default pool refuses past 100)
             pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL, timeout=POOL_WAIT)
+            pool.connection_class = _packing(pool.connection_class)
             self.redis = aioredis.Redis(connection_pool=pool)
+        self.one_node = self.cluster is None
+        """Every key on one Redis: a room's script also writes what lies in other slots (the open set, a request's
+        key, a player's rooms), saving round trips; on a Redis Cluster those are steps of their own, taken first."""
         self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas)
         """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self._finish = self.redis.register_script(_FINISH)
@@ -341,7 +384,8 @@ class Store:
         With a ``request`` key (see server/lobby/retries.py), the room's id is remembered under it first, for
         ``REQUEST_TTL`` seconds, and a request remembered before answers the id it was given instead (the room
         may be missing if that making was cut: the caller makes it under that id). With ``holder``, the room's
-        lease is that node's from the same step, with fencing token 1."""
+        lease is that node's from the same step, with fencing token 1. On one Redis all of it is one script
+        call (``one_node``); on a Redis Cluster, up to four steps in that order."""
         key = _key(record.room)
         fields: dict[str | bytes, str | bytes | int | float] = {
             "game": record.game,
@@ -366,13 +410,17 @@ class Store:
             fields["seed"] = str(record.seed)
         if record.server_seed is not None:
             fields.update({"server_seed": str(record.server_seed), "salt": record.salt, "seeding": record.seeding})
+        names = [key, keys.lease(record.room), keys.log(record.room), keys.chat(record.room)]
+        args = [holder, LEASE_MS, record.room, REQUEST_TTL, *(x for kv in fields.items() for x in kv)]
+        if self.one_node:  # one step: the open set's entry, the request's and the room's hash
+            made = await self._create(keys=[*names, OPEN, *([_request(request)] if request else [])], args=args)
+            return made.decode() if isinstance(made, bytes) else record.room if made else ""
         if request:  # first: a retry after a lost reply finds the room it made, or makes it under that id
             prior = str((await self._remember(keys=[_request(request)], args=[record.room, REQUEST_TTL])).decode())
             if prior != record.room:
                 return prior
         await self.redis.sadd(OPEN, record.room)  # before the room: a room that exists is found by a restart
-        if not await self._create(keys=[key, keys.lease(record.room)],
-                                  args=[holder, LEASE_MS, *(x for kv in fields.items() for x in kv)]):
+        if not await self._create(keys=names, args=args):
             if request:  # the id is another room's: the request is not remembered for it
                 await self.redis.delete(_request(request))
             return ""
@@ -395,19 +443,24 @@ class Store:
         """Claim a seat for a token hash (with the player's name, id and nonce, the room's clock if it
         starts now, ``deal`` = (seed, state) if this seat completes it, and ``room:seat`` under a
         ``request`` key) in one atomic step; False if someone holds it already. The player's room set and the
-        request's room (other slots) are written first: they may name a room where the player holds no seat,
-        never miss one."""
+        request's room (other slots) are written first (on one Redis, in the same step): they may name a room
+        where the player holds no seat, never miss one."""
         key = _key(room)
         seed, state = deal if deal is not None else ("", b"")
-        if player:
-            await self.redis.sadd(rooms_key(player), room)
-        if request:  # which room the request is for (another slot), so that its key is not used for another
-            await self.redis.set(_request(request), room, nx=True, ex=REQUEST_TTL)
+        names = [key, keys.room_request(room, request) if request else key + ":norequest"]
+        if self.one_node:  # the room set and the request's key in the claim's step (placeholders when unused)
+            names += [rooms_key(player) if player else key + ":noplayer", _request(request) if request else key + ":norequest"]
+        else:
+            if player:
+                await self.redis.sadd(rooms_key(player), room)
+            if request:  # which room the request is for (another slot), so that its key is not used for another
+                await self.redis.set(_request(request), room, nx=True, ex=REQUEST_TTL)
         done = await self._claim(
-            keys=[key, keys.room_request(room, request) if request else key + ":norequest"],
+            keys=names,
             args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, clock,
                   f"nonce:{seat}", nonce, str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}",
-                  "" if fence is None else str(fence)],
+                  "" if fence is None else str(fence), room, "1" if self.one_node and player else "",
+                  "1" if self.one_node and request else ""],
         )
         if done == -1:
             raise Fenced(f"room {room}: another node has taken it over")

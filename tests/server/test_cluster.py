@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
+import server.lobby.quota
 from client import Client, ClientError
 from client.connection import Seat
+from protocol import ErrorCode, ProtocolError
+from server.lobby.quota import Quota
 from server.store import keys
 from server.store.redis_cluster import RedisCluster, ask
 from server.store.store import OPEN
@@ -194,4 +197,30 @@ async def test_a_killed_primarys_replica_takes_over_with_every_acknowledged_deci
             async with a, b:
                 await play_to_end([(a, sa), (b, sb)], seed=3, bound=3000)
                 assert (await a.wait_view(sa.room, lambda v: v["outcome"] is not None))["outcome"]
+        await r.aclose()
+
+
+async def test_quota_places_are_taken_and_judged_across_the_clusters_slots(
+        redis_cluster: RedisCluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address's and a player's places (two slots) are taken in one round trip; rooms held that no node serves,
+    in other slots, are judged (stored or not, open or not) when they would refuse a creation."""
+    monkeypatch.setattr(server.lobby.quota, "WAITING", 2)
+    r = await _client(redis_cluster)
+    quota = Quota(r)  # type: ignore[arg-type]  # the cluster client speaks the same commands
+    try:
+        for room in ("aaa111", "bbb222"):
+            async with quota.claim("10.0.0.4", {}, "p4", room=room) as place:
+                place.room = room
+        with pytest.raises(ProtocolError) as refused:  # neither is stored yet: being made, for all this node knows
+            async with quota.claim("10.0.0.4", {}, "p4", room="ccc333"):
+                pass
+        assert refused.value.code is ErrorCode.TOO_MANY_ROOMS
+        await r.hset(keys.room("aaa111"), "closed", "cancelled")  # one made, then cancelled
+        await r.hset(keys.room("bbb222"), "game", "creature_wars")  # one made and open
+        await r.sadd(OPEN, "bbb222")
+        async with quota.claim("10.0.0.4", {}, "p4", room="ccc333") as place:
+            place.room = "ccc333"
+        assert sorted(await r.zrange(keys.quota_held("10.0.0.4"), 0, -1)) == [b"bbb222", b"ccc333"]
+        assert sorted(await r.zrange("cardroom:quota:held:player:p4", 0, -1)) == [b"bbb222", b"ccc333"]
+    finally:
         await r.aclose()
