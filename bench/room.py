@@ -1,0 +1,174 @@
+"""A room's own cost: random Creature Wars matches decided through ``Room.decide`` in this process, with no
+sockets and a store that keeps nothing, so what it prints is the room's work alone: the engine, the clocks, the
+log record, every seat's view frame (a delta, as a client that asks for them gets) and its encoding.
+
+    python -m bench.room                    # 150 matches
+    python -m bench.room --matches 40 --parts
+
+Both seats watch with deltas; each decision is one of the deciding seat's legal ones, picked by a seeded
+``random.Random``. It prints the decisions, the process CPU per decision (room creation and the deal
+included, as in ``bench.load``), the mean frame bytes, and with ``--parts`` the time in the engine's ``apply``
+and ``view``, the deltas and the encoding (timed around each call, which adds a little of its own). Against
+``bench.load``'s server CPU per decision, the difference is the transport, Redis and the event loop.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import _compiled
+from engine.registry import GAMES
+from engine.rules_game import RulesGame
+from protocol import delta
+from protocol.codec import decode_any
+from server.ops import collector
+from server.rooms import room as rooms
+from server.rooms.peer import Peer
+from server.rooms.room import Room, hash_token
+from server.store.store import RoomRecord
+
+__all__ = ["Report", "Watcher", "run"]
+
+
+class _Keeps:
+    """A store that keeps nothing: every call is answered at once (the room's own work is what is timed)."""
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        async def nothing(*_: Any, **__: Any) -> None:
+            return None
+        return nothing
+
+
+class Watcher(Peer):
+    """A seat's connection: takes deltas, keeps the frames' bytes, and (``keep``) the frames themselves."""
+
+    def __init__(self, keep: bool = False) -> None:
+        super().__init__()
+        self.deltas = True
+        self.bytes = 0
+        self.count = 0
+        self.frames: list[bytes] | None = [] if keep else None
+
+    def send(self, frame: bytes) -> None:
+        self.bytes += len(frame)
+        self.count += 1
+        if self.frames is not None:
+            self.frames.append(frame)
+
+    def drop(self, reason: str) -> None:
+        raise AssertionError(f"a bench watcher was dropped: {reason}")
+
+
+@dataclass
+class Report:
+    decisions: int = 0
+    cpu: float = 0.0
+    """Process CPU seconds over the run."""
+    frames: int = 0
+    frame_bytes: int = 0
+    parts: Counter[str] = field(default_factory=Counter)
+    """Seconds inside each timed part (``--parts``)."""
+    rooms: list[tuple[Room, list[Watcher]]] = field(default_factory=list)
+    """Each match's room and watchers (``keep``)."""
+
+
+def _timed(report: Report, owner: Any, name: str, label: str) -> Callable[[], None]:
+    """Wrap ``owner.name`` to add its time to ``report.parts[label]``; returns what undoes it."""
+    inner = getattr(owner, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            report.parts[label] += time.perf_counter() - started
+
+    setattr(owner, name, timed)
+    return lambda: setattr(owner, name, inner)
+
+
+async def _play(matches: int, seed: int, keep: bool, report: Report) -> None:
+    game = GAMES["creature_wars"]
+    rng = random.Random(seed)
+    for match in range(matches):
+        state = game.setup({}, seed + match)
+        record = RoomRecord(room=f"bench{match}", game=game.name, options={}, seed=seed + match, commitment="",
+                            created=time.time(), version=game.version(state), state=game.dump(state),
+                            seats=(hash_token("seat 0"), hash_token("seat 1")))
+        room = Room(record, game, state, _Keeps())  # type: ignore[arg-type]  # keeps nothing, answers everything
+        watchers = [Watcher(keep), Watcher(keep)]
+        for seat, watcher in enumerate(watchers):
+            room.watch(watcher, seat)
+            room.send_entry(watcher, seat, 0)
+        while game.outcome(room.state) is None:
+            seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
+            await room.decide(watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions)
+            report.decisions += 1
+        if room.timer is not None:
+            room.timer.cancel()
+        report.frames += sum(w.count for w in watchers)
+        report.frame_bytes += sum(w.bytes for w in watchers)
+        if keep:
+            report.rooms.append((room, watchers))
+
+
+def run(matches: int = 150, seed: int = 1, parts: bool = False, keep: bool = False) -> Report:
+    """Play ``matches`` through rooms; ``keep``: hold every room and frame in the report (for checking them)."""
+    report = Report()
+    undo: list[Callable[[], None]] = []
+    if parts:
+        undo = [_timed(report, RulesGame, "apply", "engine apply"), _timed(report, RulesGame, "view", "engine view"),
+                _timed(report, rooms, "diff", "deltas"), _timed(report, rooms, "encode", "encoding")]
+    started = time.process_time()
+    try:
+        asyncio.run(_play(matches, seed, keep, report))
+    finally:
+        report.cpu = time.process_time() - started
+        for step in undo:
+            step()
+    return report
+
+
+def format_report(report: Report) -> str:
+    per = 1e6 / max(report.decisions, 1)
+    lines = [
+        f"cardroom room bench: {report.decisions} decisions, engine {_compiled.active()}",
+        f"  CPU             {report.cpu * per:.1f} µs/decision (room creation and the deal included)",
+        f"  frames          {report.frames} sent, {report.frame_bytes / max(report.frames, 1):.0f} B mean",
+    ]
+    for label, seconds in report.parts.most_common():
+        lines.append(f"  {label:15s} {seconds * per:.1f} µs/decision")
+    return "\n".join(lines)
+
+
+def check(report: Report) -> None:
+    """Every frame a watcher got decodes, and its deltas, applied in turn, rebuild the seat's view of the end."""
+    for room, watchers in report.rooms:
+        for seat, watcher in enumerate(watchers):
+            held: dict[str, Any] | None = None
+            for frame in watcher.frames or []:
+                message = decode_any(frame)
+                if message.get("t") != "view":
+                    continue
+                held = message["view"] if "view" in message else delta.apply(held, message["delta"])
+            assert held == room.game.view(room.state, seat), f"room {room.id}: seat {seat}'s rebuilt view differs"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], prog="python -m bench.room")
+    parser.add_argument("--matches", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--parts", action="store_true", help="time the engine, the deltas and the encoding apart")
+    args = parser.parse_args(argv)
+    collector.tune()  # as a server process sets its collector
+    print(format_report(run(args.matches, args.seed, args.parts)))
+
+
+if __name__ == "__main__":
+    main()
