@@ -203,10 +203,14 @@ class Connection(Peer):
         """Queue a frame; drop a reader that lets too many frames or bytes pile up."""
         if self.dead:
             return
-        if not self.busy and self.outbox.empty() and self._writable():
-            protocol = self.ws.protocol
+        # written at once when nothing waits before it and the socket keeps up (the checks inline: a room's
+        # broadcast makes them for each of a thousand spectators)
+        ws = self.ws
+        if (not self.busy and self.outbox.empty() and ws.send_in_progress is None
+                and ws.transport.get_write_buffer_size() < DIRECT_BUFFER and ws.protocol.state is State.OPEN):
+            protocol = ws.protocol
             if not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame:
-                self.ws.transport.write(wire(frame))  # written now: one framing for every watcher sent this frame
+                ws.transport.write(wire(frame))  # written now: one framing for every watcher sent this frame
                 return
             try:
                 broadcast([self.ws], frame, raise_exceptions=True)  # written now, no task switch per frame
@@ -219,12 +223,6 @@ class Connection(Peer):
             return
         self.outbox.put_nowait(frame)
         self.queued += len(frame)
-
-    def _writable(self) -> bool:
-        """Open, not in the middle of another message, and the transport nearly drained."""
-        ws = self.ws
-        return (ws.protocol.state is State.OPEN and ws.send_in_progress is None
-                and ws.transport.get_write_buffer_size() < DIRECT_BUFFER)
 
     def drop(self, reason: str) -> None:
         """Mark the connection dead once, free its queue, stop its rooms from feeding it, close it."""
