@@ -107,7 +107,7 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     back = 0
     while back < most - front and _equal(old[n_old - 1 - back], new[n_new - 1 - back]):
         back += 1
-    if n_new <= SHORT and all(type(x) is not dict and type(x) is not list for x in new):
+    if n_new <= SHORT and not any(_is_part(x) for x in new):
         return [SET, new]  # a few scalars: set whole, never worth a splice
     spans = _spans(old, new, front, n_old - back, n_new - back)
     if all(spans[at + 1] == len(spans[at + 2]) for at in range(0, len(spans), 3)):
@@ -120,7 +120,7 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
                     pairs += [index, op]
         if not pairs:
             return None
-        if len(pairs) <= n_new and _holds_parts(new):
+        if len(pairs) <= n_new and all(_is_part(x) for x in new):
             # at most half of a list of maps or lists changed: each patch is at most its item and a few bytes, so
             # the patches are smaller than the list whole, which is not packed to weigh them
             return [ITEMS, pairs]
@@ -131,15 +131,16 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     # the new list set whole holds the added items and the kept ones, a byte each at least, or (maps and lists, as
     # the cards of a pile) about as many bytes as the added ones each: packed only when that does not settle it
     kept = n_new - len(added)
-    each = added_bytes // len(added) if added and _holds_parts(new) else 1
+    each = added_bytes // len(added) if added and all(_is_part(x) for x in new) else 1
     if size < added_bytes + kept * max(each, 1) + 3 or size < _items_size(new):
         return [SPLICE, spans]
     return [SET, new]
 
 
-def _holds_parts(items: list[Any]) -> bool:
-    """Whether every item of the list is a map or a list (cards, decisions), none a scalar."""
-    return all(type(x) is dict or type(x) is list for x in items)
+def _is_part(item: Any) -> bool:
+    """Whether a list's item is a map or a list (a card, a decision), which successive views share by identity,
+    rather than a scalar."""
+    return type(item) is dict or type(item) is list
 
 
 def _items_size(items: list[Any]) -> int:
@@ -155,7 +156,7 @@ def _spans(old: list[Any], new: list[Any], front: int, old_end: int, new_end: in
     by the new. A list of scalars is walked instead: where the lists part, the nearest point where they agree again
     (within ``LOOK`` items) ends the span, so that an item removed here and one added there cost those two, not the
     items between."""
-    if any(type(x) is dict or type(x) is list for x in old[front:old_end]):
+    if any(_is_part(x) for x in old[front:old_end]):
         return _anchored(old, new, front, old_end, new_end)
     spans: list[Any] = []
     i, j = front, front

@@ -170,7 +170,7 @@ _FAIRY_KEYS = ("live", "kill", "twinkle", "weapon", "conditions", "mushrooms", "
 def _fairy(index: int, raw: Any) -> FairySetup:
     where = f"option 'fairies'[{index}]"
     if raw is None:
-        return FairySetup()
+        return NO_SETUP
     if not isinstance(raw, Mapping):
         raise BadOptions(f"{where} must be a map ({', '.join(_FAIRY_KEYS)})")
     unknown = sorted(set(raw) - set(_FAIRY_KEYS))

@@ -148,15 +148,10 @@ class Clock:
 
     def drain(self, now: float) -> None:
         """Charge the time since ``stamp`` to every running clock: the move time first, then the bank."""
-        spent = max(0.0, now - self.stamp)
-        self.stamp = max(self.stamp, now)
         for seat in self.seats:
-            if seat.left is None:
-                continue
-            use = min(seat.left, spent)
-            seat.left -= use
-            if spent > use and not seat.capped:
-                seat.bank = max(0.0, seat.bank - (spent - use))
+            if seat.left is not None:
+                seat.left, seat.bank = self._ahead(seat, now)
+        self.stamp = max(self.stamp, now)
 
     def decided(self, seat: int, kind: str, by_server: bool) -> None:
         """A decision of ``seat`` was applied: a time-out is a strike; the player's own clears them and earns the increment."""
@@ -209,8 +204,9 @@ class Clock:
         return None
 
     def _ahead(self, seat: SeatClock, now: float) -> tuple[float | None, float]:
-        """The seat's move time left and bank as :meth:`drain` up to ``now`` would leave them, the clock unchanged
-        (asked at every decision and view: no copy made)."""
+        """The seat's move time left and bank once the time since ``stamp`` is charged to it (the move time first,
+        then the bank), the clock unchanged: what :meth:`drain` sets, and what views and timers read without a
+        copy."""
         left, bank = seat.left, seat.bank
         if left is None:
             return None, bank
