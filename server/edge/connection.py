@@ -203,10 +203,9 @@ class Connection(Peer):
         """Queue a frame; drop a reader that lets too many frames or bytes pile up."""
         if self.dead:
             return
-        # written at once when nothing waits before it and the socket keeps up (the checks inline: a room's
-        # broadcast makes them for each of a thousand spectators)
+        # written at once when nothing waits before it and the socket keeps up
         ws = self.ws
-        if (not self.busy and self.outbox.empty() and ws.send_in_progress is None
+        if (not self.busy and not self.queued and ws.send_in_progress is None
                 and ws.transport.get_write_buffer_size() < DIRECT_BUFFER and ws.protocol.state is State.OPEN):
             protocol = ws.protocol
             if not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame:
@@ -217,6 +216,29 @@ class Connection(Peer):
                 return
             except Exception:  # not written: queue it, and the writer meets the failure
                 pass
+        self._queue(frame)
+
+    @classmethod
+    def send_all(cls, peers: list[Peer], frame: bytes) -> None:
+        """:meth:`send` to each of ``peers`` (connections), framed once and its checks inline: a broadcast makes them
+        for each of a thousand spectators. ``queued`` is the outbox's bytes: none while it is empty."""
+        wired = wire(frame)
+        opened = State.OPEN
+        for peer in peers:
+            conn = cast(Connection, peer)
+            if conn.dead:
+                continue
+            ws = conn.ws
+            protocol = ws.protocol
+            if (not conn.busy and not conn.queued and ws.send_in_progress is None and protocol.state is opened
+                    and not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame
+                    and ws.transport.get_write_buffer_size() < DIRECT_BUFFER):
+                ws.transport.write(wired)
+            else:
+                conn.send(frame)
+
+    def _queue(self, frame: bytes) -> None:
+        """Put a frame in the outbox for the writer task, or drop the connection if the outbox is full."""
         if self.outbox.full() or self.queued + len(frame) > OUTBOX_BYTES:
             metrics.OUTBOX_DROPS.inc()
             self.drop("too slow reading")

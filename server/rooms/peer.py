@@ -35,6 +35,13 @@ class Peer:
         """Pass a frame on, never waiting."""
         raise NotImplementedError
 
+    @classmethod
+    def send_all(cls, peers: list[Peer], frame: bytes) -> None:
+        """Pass one frame on to each of ``peers`` (of this class), never waiting: a room's broadcast of one view to
+        the many watchers of a seat, which a class may send in one tight loop."""
+        for peer in peers:
+            peer.send(frame)
+
     def drop(self, reason: str) -> None:
         """Stop serving this peer: it is told ``reason`` and may reconnect."""
         raise NotImplementedError

@@ -820,7 +820,7 @@ class Room:
         its token, or the other of two connections of one seat."""
         self.touch()
         frames: dict[tuple[Seat | None, int | None], tuple[Any, bytes]] = {}
-        whole: dict[Seat | None, bytes] = {}
+        whole: dict[tuple[Seat | None, type[Peer]], list[Peer]] = {}
         evs: tuple[Event, ...] = tuple(events)
         self.history.extend(evs)
         outcome = self.game.outcome(self.state)
@@ -837,11 +837,9 @@ class Room:
             if conn is decider and (decider_seat is None or seat == decider_seat):
                 self.send_view(conn, seat, told, re, live=live)
                 answered = True
-            elif not conn.deltas:  # whole views (a thousand spectators, say): one frame per seat, nothing kept
-                frame = whole.get(seat)
-                if frame is None:
-                    frame = whole[seat] = self.view_frame(seat, told, None, None, None, live)
-                conn.send(frame)
+            elif not conn.deltas:  # whole views (a thousand spectators, say): one frame per seat, sent below
+                whole.setdefault((seat, type(conn)), []).append(conn)
+                continue
             else:  # one frame per seat and base: every watcher of the seat normally holds the same
                 base = self.base_of(conn, seat)
                 held = None if base is None else base[1]
@@ -853,6 +851,14 @@ class Room:
                 self.sent(conn, seat)
             if over is not None:
                 conn.send(over)
+        made_whole: dict[Seat | None, bytes] = {}
+        for (seat, kind), conns in whole.items():  # nothing kept for them
+            frame = made_whole.get(seat)
+            if frame is None:
+                frame = made_whole[seat] = self.view_frame(seat, redacted[seat], None, None, None, live)
+            kind.send_all(conns, frame)
+            if over is not None:
+                kind.send_all(conns, over)
         if decider is not None and decider_seat is not None and not answered:
             self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live)
             if over is not None:

@@ -2,6 +2,8 @@
 frames it, for payloads of every length class; and a spectator crowd gets every frame whole."""
 from __future__ import annotations
 
+import asyncio
+
 from websockets.frames import Frame, Opcode
 
 from client import Client
@@ -37,3 +39,38 @@ async def test_spectators_of_a_room_get_each_view_whole(server_url: str) -> None
         finally:
             for watcher in watchers:
                 await watcher.close()
+
+
+async def test_a_frame_sent_to_many_goes_behind_what_a_connection_has_queued() -> None:
+    """``Connection.send_all`` writes at once only to a connection with nothing queued: one whose outbox holds a
+    frame gets the new one after it, in order, and the others get it straight away."""
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from server.edge.connection import Connection
+
+    served: list[Connection] = []
+    done = asyncio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        served.append(Connection(ws))
+        await done.wait()
+
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:  # as the server: frames written whole
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}") as first, connect(f"ws://127.0.0.1:{port}") as second:
+            for _ in range(200):
+                if len(served) == 2:
+                    break
+                await asyncio.sleep(0.01)
+            held, free = served
+            try:
+                held._queue(b"queued before")  # its writer has not run yet: the frame waits in the outbox
+                Connection.send_all([held, free], b"to all")
+                got = [await asyncio.wait_for(first.recv(), 5), await asyncio.wait_for(first.recv(), 5)]
+                assert got == [b"queued before", b"to all"]
+                assert await asyncio.wait_for(second.recv(), 5) == b"to all"
+            finally:
+                done.set()
+                for conn in served:
+                    await conn.close()
