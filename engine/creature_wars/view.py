@@ -21,11 +21,11 @@ def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
     Rallies (``!`` and ``rally``) only with ``marks``: in the holder's own hand; a card the table sees shows none."""
     out: dict[str, Any] = {
         "text": card.notation(marks=marks),
-        "kind": card.kind.value,
+        "kind": card.kind._value_,
         "level": card.level,
         "base": card.base,
-        "tribe": card.tribe.value if card.tribe else None,
-        "type": card.ptype.value if card.ptype else None,
+        "tribe": card.tribe._value_ if card.tribe else None,
+        "type": card.ptype._value_ if card.ptype else None,
         "rally": [name for name, on in (("tribe", card.tribe_rally), ("type", card.type_rally),
                                           ("witch", card.witch_rally)) if on and marks],
     }
@@ -33,7 +33,7 @@ def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
         assert card.witch is not None
         spec = by_name(card.witch)
         out["name"] = spec.name
-        out["rarity"] = spec.rarity.value
+        out["rarity"] = spec.rarity._value_
         out["rules"] = spec.text
     return out
 
@@ -115,7 +115,7 @@ def _public(state: State) -> dict[str, Any]:
         "game": "creature_wars",
         "version": state.version,
         "seat": None,
-        "phase": state.phase.value,
+        "phase": state.phase._value_,
         "turn": state.turn,
         "first_drawer": state.first_drawer,
         "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn and not state.deck,

@@ -3,7 +3,9 @@ sent together as the next batch, so batches grow with the load; each gets its ow
 alone), as if sent by itself.
 
 A batch is packed once (hiredis' C packer) and written on a connection kept
-for commits, and its replies read back in order: no pipeline object per batch. Every call is a Lua script
+for commits, and its replies read back in order: no pipeline object per batch. On one plain TCP Redis that
+connection is a :class:`server.store.link.Link`, which parses the replies as they arrive, with no read
+coroutine per reply. Every call is a Lua script
 call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent). On a
 Redis Cluster a batch is split by the primary that serves each call's slot, with a commit connection kept per
 primary, and the parts are sent at once. With ``replicas`` (``--min-replicas-acked``), ``WAIT replicas timeout``
@@ -20,12 +22,13 @@ from typing import Any
 import redis.asyncio as aioredis
 from hiredis import pack_command
 from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.connection import AbstractConnection, Connection, SSLConnection
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
 from server.errors import Unreplicated
 from server.ops import metrics
+from server.store.link import Link
 
 __all__ = ["REPLICA_WAIT_MS", "REPLY_TIMEOUT", "Group"]
 
@@ -57,7 +60,13 @@ class Group:
         self.pending: list[Call] = []
         self.flying: asyncio.Task[None] | None = None
         self.conns: dict[str, AbstractConnection] = {}
-        """The connection kept for commits, per primary ("" on one Redis)."""
+        """The connection kept for commits, per primary ("" on one Redis), when it is redis-py's."""
+        pool = redis.connection_pool
+        self.plain = (cluster is None and issubclass(pool.connection_class, Connection)
+                      and not issubclass(pool.connection_class, SSLConnection)
+                      and pool.connection_kwargs.get("protocol") in (None, 2, "2"))
+        """One Redis over plain TCP, in RESP2: commits go through a :class:`Link` of their own."""
+        self.link: Link | None = None
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
         loop = asyncio.get_running_loop()
@@ -94,6 +103,9 @@ class Group:
                 redone = iter(await self._round_trip(node, again))  # those did not run: sending them again is safe
                 results = [next(redone) if isinstance(r, NoScriptError) else r for r in results]
         except (Exception, asyncio.CancelledError) as exc:  # whether each landed is for its room to find out
+            if self.link is not None:  # closed: the next batch opens another
+                self.link.close()
+                self.link = None
             conn = self.conns.get(node)
             if conn is not None:  # kept: it connects again for the next batch
                 with contextlib.suppress(Exception):
@@ -134,34 +146,52 @@ class Group:
         if found is not None:
             found.release(conn)  # type: ignore[arg-type]
 
+    async def _link(self) -> Link:
+        """The link kept for commits (on one plain Redis), opened again after a failure closed it."""
+        if self.link is None or self.link.lost is not None:
+            settings = self.redis.connection_pool.connection_kwargs
+            self.link = await Link.open(settings.get("host", "localhost"), int(settings.get("port", 6379)),
+                                        int(settings.get("db", 0)), settings.get("username"),
+                                        settings.get("password"), REPLY_TIMEOUT)
+        return self.link
+
     async def _round_trip(self, node: str, batch: list[Call]) -> list[Any]:
         """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
-        conn = await self._connection(node)
         sha = self.script.sha
         commands: list[tuple[Any, ...]] = [("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch]
         if self.replicas:
             commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
-        await conn.send_packed_command(pack(commands), check_health=False)
         results: list[Any] = []
-        # one bound for the whole batch: each read waits without redis-py's own timer (``math.inf``), which
-        # would arm and cancel one per reply
-        async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):
-            for _ in batch:
-                try:
-                    results.append(await conn.read_response(timeout=math.inf))
-                except ResponseError as exc:
-                    results.append(exc)
-            if self.replicas:
-                confirmed = await conn.read_response(timeout=math.inf)
-                if int(confirmed) < self.replicas:
-                    metrics.UNREPLICATED.inc(len(batch))
-                    short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in "
-                                         f"{REPLICA_WAIT_MS} ms")
-                    results = [r if isinstance(r, Exception) else short for r in results]
+        if self.plain:
+            link = await self._link()
+            async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):  # one bound for the whole batch
+                results = await link.call(pack(commands), len(commands))
+            confirmed = results.pop() if self.replicas else None
+        else:
+            conn = await self._connection(node)
+            await conn.send_packed_command(pack(commands), check_health=False)
+            # one bound for the whole batch: each read waits without redis-py's own timer (``math.inf``), which
+            # would arm and cancel one per reply
+            async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):
+                for _ in batch:
+                    try:
+                        results.append(await conn.read_response(timeout=math.inf))
+                    except ResponseError as exc:
+                        results.append(exc)
+                confirmed = await conn.read_response(timeout=math.inf) if self.replicas else None
+        if isinstance(confirmed, Exception):  # WAIT refused: the batch fails, as any error of its round trip
+            raise confirmed
+        if confirmed is not None and int(confirmed) < self.replicas:
+            metrics.UNREPLICATED.inc(len(batch))
+            short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in {REPLICA_WAIT_MS} ms")
+            results = [r if isinstance(r, Exception) else short for r in results]
         return results
 
     async def close(self) -> None:
         """Close the commit connections and give them back."""
+        if self.link is not None:
+            self.link.close()
+            self.link = None
         for node, conn in list(self.conns.items()):
             self.conns.pop(node, None)
             with contextlib.suppress(Exception):

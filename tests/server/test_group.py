@@ -7,10 +7,12 @@ import msgpack
 import pytest
 import redis
 from prometheus_client import REGISTRY
+from redis.exceptions import NoScriptError, ResponseError
 
 from server.errors import StaleWrite
 from server.store import group
 from server.store.group import pack
+from server.store.link import Link
 from server.store.store import RoomRecord, Store
 
 
@@ -111,3 +113,44 @@ async def test_a_batch_redis_does_not_answer_fails_at_the_groups_bound(redis_url
         pauser.execute_command("CLIENT", "UNPAUSE")
         pauser.close()
         await store.close()
+
+
+async def test_the_commit_link_logs_in_and_picks_the_database_the_url_names(redis_url: str) -> None:
+    """On one plain Redis the commits go through a link of their own: it logs in as the URL's user and picks its
+    database, as redis-py's connections do (else the commit would miss the room, or run as another user)."""
+    admin = redis.Redis.from_url(redis_url)
+    admin.execute_command("ACL", "SETUSER", "committer", "on", ">s3cret", "~*", "&*", "+@all")
+    url = redis_url.replace("redis://", "redis://committer:s3cret@").rsplit("/", 1)[0] + "/5"
+    store = Store(url)
+    try:
+        rooms = await _rooms(store, 1)
+        await _commit(store, rooms[0], 0)
+        await _commit(store, rooms[0], 1)
+        assert store._commit.link is not None, "the commits went through redis-py's connection"
+        assert await store.version(rooms[0]) == 2
+        clients = [dict(field.split("=", 1) for field in line.split(" ") if "=" in field)
+                   for line in admin.execute_command("CLIENT", "LIST").decode().splitlines()]
+        in_db5 = [client for client in clients if client.get("db") == "5"]
+        assert in_db5 and all(client["user"] == "committer" for client in in_db5), in_db5
+    finally:
+        await store.close()
+        admin.execute_command("ACL", "DELUSER", "committer")
+        admin.close()
+
+
+async def test_a_link_hands_each_batch_its_replies_in_order(redis_url: str) -> None:
+    """Replies that come in many pieces, and error replies among them, as redis-py would make them."""
+    settings = redis.Redis.from_url(redis_url).connection_pool.connection_kwargs
+    link = await Link.open(settings["host"], int(settings["port"]))
+    try:
+        big = b"x" * 300_000
+        first = link.call(pack([("SET", "big", big), ("GET", "big"), ("EVALSHA", "0" * 40, 0)]), 3)
+        second = link.call(pack([("INCR", "big"), ("PING",)]), 2)
+        stored, got, missing = await asyncio.wait_for(first, 10)
+        assert (stored, got) == (b"OK", big) and isinstance(missing, NoScriptError)
+        not_a_number, pong = await asyncio.wait_for(second, 10)
+        assert isinstance(not_a_number, ResponseError) and pong == b"PONG"
+    finally:
+        link.close()
+    with pytest.raises(ConnectionError):
+        await link.call(pack([("PING",)]), 1)
