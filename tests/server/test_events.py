@@ -341,6 +341,14 @@ async def test_a_player_who_never_comes_to_the_table_forfeits_and_is_withdrawn(s
         check_event(state, 2)
         first, second = state["pairings"]
         dee_table = next(t for t in first["tables"] if "dee" in t["players"])
+        if dee_table["result"]["reason"] == "knockout":
+            # about one deal in 160: dee had nothing to play, so dee was never waited for, and the opponent's
+            # first card won the table (one point of HP) before the grace ran; the forfeit comes next round
+            assert dee_table["result"]["winner"] != dee_table["players"].index("dee")
+            dee_table = next(t for t in second["tables"] if "dee" in t["players"])
+            assert dee_table["result"]["reason"] == "forfeit"
+            assert [s["dropped"] for s in state["standings"] if s["name"] == "dee"] == [2]
+            return
         assert dee_table["result"]["reason"] == "forfeit"
         assert "dee" not in [p for t in second["tables"] for p in t["players"]] and second["bye"] != "dee"
         assert [s["dropped"] for s in state["standings"] if s["name"] == "dee"] == [1]
