@@ -22,13 +22,13 @@ from typing import Any
 import redis.asyncio as aioredis
 from hiredis import pack_command
 from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.connection import AbstractConnection, Connection, SSLConnection
+from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
 from server.errors import Unreplicated
 from server.ops import metrics
-from server.store.link import Link
+from server.store.link import Link, open_like, plain
 
 __all__ = ["REPLICA_WAIT_MS", "REPLY_TIMEOUT", "Group"]
 
@@ -61,10 +61,7 @@ class Group:
         self.flying: asyncio.Task[None] | None = None
         self.conns: dict[str, AbstractConnection] = {}
         """The connection kept for commits, per primary ("" on one Redis), when it is redis-py's."""
-        pool = redis.connection_pool
-        self.plain = (cluster is None and issubclass(pool.connection_class, Connection)
-                      and not issubclass(pool.connection_class, SSLConnection)
-                      and pool.connection_kwargs.get("protocol") in (None, 2, "2"))
+        self.plain = cluster is None and plain(redis)
         """One Redis over plain TCP, in RESP2: commits go through a :class:`Link` of their own."""
         self.link: Link | None = None
 
@@ -149,10 +146,7 @@ class Group:
     async def _link(self) -> Link:
         """The link kept for commits (on one plain Redis), opened again after a failure closed it."""
         if self.link is None or self.link.lost is not None:
-            settings = self.redis.connection_pool.connection_kwargs
-            self.link = await Link.open(settings.get("host", "localhost"), int(settings.get("port", 6379)),
-                                        int(settings.get("db", 0)), settings.get("username"),
-                                        settings.get("password"), REPLY_TIMEOUT)
+            self.link = await open_like(self.redis, REPLY_TIMEOUT)
         return self.link
 
     async def _round_trip(self, node: str, batch: list[Call]) -> list[Any]:

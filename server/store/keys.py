@@ -22,6 +22,8 @@ from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 from redis.exceptions import NoScriptError
 
+from server.store import link
+
 T = TypeVar("T")
 
 __all__ = ["LAYOUT", "by_slot", "chat", "lease", "log", "match", "match_log", "mget", "migrate", "room", "room_request",
@@ -137,12 +139,13 @@ async def run_all(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncS
     one primary down fails its calls only), unless every call failed."""
     if not calls:
         return []
-    results = await _evalsha(redis, calls)
+    fast = link.scripts_of(redis)
+    results = await _evalsha(redis, calls, fast)
     missing = [n for n, r in enumerate(results) if isinstance(r, NoScriptError)]
     if missing:  # Redis restarted, or never saw these scripts: loaded (on every primary), then sent again
         for script in {id(calls[n][0]): calls[n][0] for n in missing}.values():
             await redis.script_load(script.script)
-        for n, result in zip(missing, await _evalsha(redis, [calls[n] for n in missing]), strict=True):
+        for n, result in zip(missing, await _evalsha(redis, [calls[n] for n in missing], fast), strict=True):
             results[n] = result
     failed = [r for r in results if isinstance(r, Exception)]
     if failed and (not partial or len(failed) == len(results)):
@@ -150,8 +153,12 @@ async def run_all(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncS
     return results
 
 
-async def _evalsha(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]]
-                   ) -> list[Any]:
+async def _evalsha(redis: aioredis.Redis | RedisCluster, calls: list[tuple[AsyncScript, list[str], list[Any]]],
+                   fast: link.Scripts | None = None) -> list[Any]:
+    if fast is not None:  # one plain Redis: through the link kept for script calls, else (it failed) redis-py
+        done = await fast.run(calls)
+        if done is not None:
+            return done
     # EVALSHA by name: the cluster client's pipeline refuses its evalsha method, not the command
     async with redis.pipeline(transaction=False) as pipe:
         for script, names, args in calls:

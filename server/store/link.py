@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import weakref
 from typing import Any
 
 import hiredis
+import redis.asyncio as aioredis
 from redis._parsers.base import BaseParser
+from redis.asyncio.connection import Connection, SSLConnection
+from redis.commands.core import AsyncScript
 
-__all__ = ["Link"]
+__all__ = ["REPLY_TIMEOUT", "Link", "Scripts", "plain", "scripts_of"]
+
+REPLY_TIMEOUT = 10.0
+"""Seconds a batch of script calls waits for its replies on a link before it is sent again through redis-py."""
 
 
 class Link(asyncio.Protocol):
@@ -93,3 +100,74 @@ class Link(asyncio.Protocol):
             _, _, future = self.waiting.popleft()
             if not future.done():
                 future.set_exception(self.lost)
+
+
+def plain(redis: aioredis.Redis) -> bool:
+    """Whether ``redis`` is one Redis over plain TCP in RESP2, which a :class:`Link` can speak to."""
+    pool = redis.connection_pool
+    return (issubclass(pool.connection_class, Connection) and not issubclass(pool.connection_class, SSLConnection)
+            and pool.connection_kwargs.get("protocol") in (None, 2, "2"))
+
+
+async def open_like(redis: aioredis.Redis, timeout: float = REPLY_TIMEOUT) -> Link:
+    """A link to the Redis ``redis`` (a :func:`plain` one) connects to, as its user and on its database."""
+    settings = redis.connection_pool.connection_kwargs
+    return await Link.open(settings.get("host", "localhost"), int(settings.get("port", 6379)), int(settings.get("db", 0)),
+                           settings.get("username"), settings.get("password"), timeout)
+
+
+class Scripts:
+    """Lua script calls to one plain Redis written on a link of their own, many in one write (the calls of every
+    request pipelined on it): a round trip through redis-py's pool costs ten times the CPU. A call a lost or silent
+    link did not answer is sent again through redis-py, as redis-py retries a call whose connection failed."""
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
+        self.link: Link | None = None
+        self.opening: asyncio.Future[Link] | None = None
+
+    async def _link(self) -> Link:
+        if self.link is not None and self.link.lost is None:
+            return self.link
+        if self.opening is None:  # one connection, however many calls wait for it
+            self.opening = asyncio.ensure_future(open_like(self.redis))
+        opening = self.opening
+        try:
+            self.link = await asyncio.shield(opening)
+        finally:
+            if self.opening is opening and opening.done():
+                self.opening = None
+        return self.link
+
+    async def run(self, calls: list[tuple[AsyncScript, list[str], list[Any]]]) -> list[Any] | None:
+        """The calls' replies in order (an error reply as its exception), or None when the link failed (the
+        caller sends them through redis-py)."""
+        try:
+            link = await self._link()
+            packed = b"".join([hiredis.pack_command(("EVALSHA", script.sha, len(names), *names, *args))
+                               for script, names, args in calls])
+            async with asyncio.timeout(REPLY_TIMEOUT):
+                return await link.call(packed, len(calls))
+        except (OSError, TimeoutError):
+            if self.link is not None:
+                self.link.close()
+                self.link = None
+            return None
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+
+
+_SCRIPTS: weakref.WeakKeyDictionary[aioredis.Redis, Scripts] = weakref.WeakKeyDictionary()
+
+
+def scripts_of(redis: Any, make: bool = False) -> Scripts | None:
+    """The :class:`Scripts` kept for the client ``redis`` (made with ``make``, if it is a :func:`plain` one)."""
+    if not isinstance(redis, aioredis.Redis):
+        return None
+    found = _SCRIPTS.get(redis)
+    if found is None and make and plain(redis):
+        found = _SCRIPTS[redis] = Scripts(redis)
+    return found

@@ -36,7 +36,7 @@ from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import RedisError
 
 from server.errors import Fenced, StaleWrite, StoreMissing, StoreUnavailable
-from server.store import keys
+from server.store import keys, link
 from server.store.group import Group
 from server.store.lease import LEASE_MS
 
@@ -351,6 +351,8 @@ class Store:
         """Every key on one Redis: a room's script also writes what lies in other slots (the open set, a request's
         key, a player's rooms), saving round trips; on a Redis Cluster those are steps of their own, taken first."""
         self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas)
+        self.scripts = link.scripts_of(self.redis, make=self.cluster is None)
+        """On one plain Redis: script calls (``keys.run_all``) written on a link of their own."""
         """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
@@ -377,6 +379,8 @@ class Store:
 
     async def close(self) -> None:
         await self._commit.close()
+        if self.scripts is not None:
+            self.scripts.close()
         await self.redis.aclose()
 
     async def create(self, record: RoomRecord, request: str = "", holder: str = "") -> str:
@@ -413,7 +417,8 @@ class Store:
         names = [key, keys.lease(record.room), keys.log(record.room), keys.chat(record.room)]
         args = [holder, LEASE_MS, record.room, REQUEST_TTL, *(x for kv in fields.items() for x in kv)]
         if self.one_node:  # one step: the open set's entry, the request's and the room's hash
-            made = await self._create(keys=[*names, OPEN, *([_request(request)] if request else [])], args=args)
+            made = (await keys.run_all(self.redis, [(self._create, [*names, OPEN, *([_request(request)] if request else [])],
+                                                      args)]))[0]
             return made.decode() if isinstance(made, bytes) else record.room if made else ""
         if request:  # first: a retry after a lost reply finds the room it made, or makes it under that id
             prior = str((await self._remember(keys=[_request(request)], args=[record.room, REQUEST_TTL])).decode())
@@ -455,13 +460,10 @@ class Store:
                 await self.redis.sadd(rooms_key(player), room)
             if request:  # which room the request is for (another slot), so that its key is not used for another
                 await self.redis.set(_request(request), room, nx=True, ex=REQUEST_TTL)
-        done = await self._claim(
-            keys=names,
-            args=[f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, clock,
-                  f"nonce:{seat}", nonce, str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}",
-                  "" if fence is None else str(fence), room, "1" if self.one_node and player else "",
-                  "1" if self.one_node and request else ""],
-        )
+        done = (await keys.run_all(self.redis, [(self._claim, names, [
+            f"seat:{seat}", token_hash, f"name:{seat}", name, f"player:{seat}", player, clock, f"nonce:{seat}", nonce,
+            str(seed), state, str(REQUEST_TTL) if request else "", f"{room}:{seat}", "" if fence is None else str(fence),
+            room, "1" if self.one_node and player else "", "1" if self.one_node and request else ""])]))[0]
         if done == -1:
             raise Fenced(f"room {room}: another node has taken it over")
         return bool(done)

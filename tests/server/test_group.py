@@ -7,12 +7,10 @@ import msgpack
 import pytest
 import redis
 from prometheus_client import REGISTRY
-from redis.exceptions import NoScriptError, ResponseError
 
 from server.errors import StaleWrite
 from server.store import group
 from server.store.group import pack
-from server.store.link import Link
 from server.store.store import RoomRecord, Store
 
 
@@ -137,20 +135,3 @@ async def test_the_commit_link_logs_in_and_picks_the_database_the_url_names(redi
         admin.execute_command("ACL", "DELUSER", "committer")
         admin.close()
 
-
-async def test_a_link_hands_each_batch_its_replies_in_order(redis_url: str) -> None:
-    """Replies that come in many pieces, and error replies among them, as redis-py would make them."""
-    settings = redis.Redis.from_url(redis_url).connection_pool.connection_kwargs
-    link = await Link.open(settings["host"], int(settings["port"]))
-    try:
-        big = b"x" * 300_000
-        first = link.call(pack([("SET", "big", big), ("GET", "big"), ("EVALSHA", "0" * 40, 0)]), 3)
-        second = link.call(pack([("INCR", "big"), ("PING",)]), 2)
-        stored, got, missing = await asyncio.wait_for(first, 10)
-        assert (stored, got) == (b"OK", big) and isinstance(missing, NoScriptError)
-        not_a_number, pong = await asyncio.wait_for(second, 10)
-        assert isinstance(not_a_number, ResponseError) and pong == b"PONG"
-    finally:
-        link.close()
-    with pytest.raises(ConnectionError):
-        await link.call(pack([("PING",)]), 1)

@@ -14,6 +14,7 @@ from redis.asyncio.connection import AbstractConnection
 from client import Client
 from client.connection import Seat
 from server.edge.session import Session
+from server.store.link import Link
 from tests.server.players import keyed
 
 _serving: contextvars.ContextVar[bool] = contextvars.ContextVar("serving", default=False)
@@ -21,7 +22,7 @@ _serving: contextvars.ContextVar[bool] = contextvars.ContextVar("serving", defau
 
 @pytest.fixture
 def trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A count of the round trips to Redis (each write of commands, a pipeline's included) made while the server
+    """A count of the round trips to Redis (each write of commands, a pipeline's and a link's included) made while the server
     (in this event loop) serves a client's message; the server's background tasks are not counted."""
     count = [0]
     send = AbstractConnection.send_packed_command
@@ -39,7 +40,15 @@ def trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         finally:
             _serving.reset(token)
 
+    call = Link.call
+
+    def counted_call(self: Link, packed: bytes, replies: int) -> Any:
+        if _serving.get():
+            count[0] += 1
+        return call(self, packed, replies)
+
     monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    monkeypatch.setattr(Link, "call", counted_call)
     monkeypatch.setattr(Session, "handle", handling)
     return count
 

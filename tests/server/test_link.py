@@ -1,0 +1,64 @@
+"""Links to one Redis (server/store/link.py): batches of commands written whole, their replies handed back in
+order as they come; the script calls of ``keys.run_all`` go through one, and through redis-py when it fails."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+from redis.exceptions import NoScriptError, ResponseError
+
+from server.store import keys, link
+from server.store.group import pack
+from server.store.link import Link
+from server.store.store import Store
+
+
+async def test_a_link_hands_each_batch_its_replies_in_order(redis_url: str) -> None:
+    """Replies that come in many pieces, and error replies among them, as redis-py would make them."""
+    settings = redis.Redis.from_url(redis_url).connection_pool.connection_kwargs
+    link = await Link.open(settings["host"], int(settings["port"]))
+    try:
+        big = b"x" * 300_000
+        first = link.call(pack([("SET", "big", big), ("GET", "big"), ("EVALSHA", "0" * 40, 0)]), 3)
+        second = link.call(pack([("INCR", "big"), ("PING",)]), 2)
+        stored, got, missing = await asyncio.wait_for(first, 10)
+        assert (stored, got) == (b"OK", big) and isinstance(missing, NoScriptError)
+        not_a_number, pong = await asyncio.wait_for(second, 10)
+        assert isinstance(not_a_number, ResponseError) and pong == b"PONG"
+    finally:
+        link.close()
+    with pytest.raises(ConnectionError):
+        await link.call(pack([("PING",)]), 1)
+
+
+async def test_script_calls_go_through_the_stores_link_and_load_what_redis_forgot(redis_url: str) -> None:
+    store = Store(redis_url)
+    try:
+        scripts = link.scripts_of(store.redis)
+        assert scripts is not None and scripts is store.scripts
+        echo = store.redis.register_script("return ARGV[1]")
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["one"]), (echo, ["k"], ["two"])]) == [b"one", b"two"]
+        assert scripts.link is not None and scripts.link.lost is None, "the calls went through redis-py"
+        redis.Redis.from_url(redis_url).script_flush()
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["three"])]) == [b"three"]
+    finally:
+        await store.close()
+
+
+async def test_a_call_the_link_cannot_carry_goes_through_redis_py(redis_url: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link that does not answer (here: every connection it opens is refused) costs the call nothing but the
+    way it takes: it is sent through redis-py's pool, as redis-py would send it again after a failed connection."""
+    store = Store(redis_url)
+
+    async def refused(*args: object, **kwargs: object) -> Link:
+        raise ConnectionRefusedError("no link today")
+
+    monkeypatch.setattr(link, "open_like", refused)
+    try:
+        echo = store.redis.register_script("return ARGV[1]")
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["via redis-py"])]) == [b"via redis-py"]
+        assert store.scripts is not None and store.scripts.link is None
+    finally:
+        await store.close()
