@@ -14,12 +14,12 @@ if TYPE_CHECKING:  # (an annotation only: compiled, mypyc makes it a machine int
 __all__ = ["Rng"]
 
 T = TypeVar("T")
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_TWO64 = 1 << 64
-_TOP = (1 << 63) - 1
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+_TWO64: Final = 1 << 64
+_TOP: Final = (1 << 63) - 1
 """The largest state that reads the same as a signed 64-bit integer."""
-_SMALL = 1 << 31
+_SMALL: Final = 1 << 31
 """Bounds below this are drawn in machine arithmetic when it wraps (see :data:`_NATIVE`)."""
 # The SplitMix64 constants as signed 64-bit integers (the same bits).
 _GOLDEN_I: Final[i64] = -7046029254386353131
@@ -35,7 +35,7 @@ def _wraps(x: i64) -> bool:
     return x * 4 == 0
 
 
-_NATIVE = _wraps(1 << 62)
+_NATIVE: Final = _wraps(1 << 62)
 """Whether :func:`_below` may draw in machine arithmetic: the same draws, without a heap integer per step."""
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
+from typing import Final
 
 __all__ = ["BASE_STRENGTH", "POWER_TYPES", "TRIBES", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats"]
 
@@ -19,7 +20,7 @@ class Tribe(enum.StrEnum):
     DRAGON = "Dragon"
 
 
-BASE_STRENGTH: dict[Tribe, int] = {
+BASE_STRENGTH: Final[dict[Tribe, int]] = {
     Tribe.SERPENT: 0,
     Tribe.WOLF: 2,
     Tribe.SKELETON: 3,
@@ -28,7 +29,7 @@ BASE_STRENGTH: dict[Tribe, int] = {
     Tribe.VAMPIRE: 5,
     Tribe.DRAGON: 7,
 }
-WITCH_BASE = 3
+WITCH_BASE: Final = 3
 
 
 class PowerType(enum.StrEnum):
@@ -40,19 +41,21 @@ class PowerType(enum.StrEnum):
     HOLY = "Holy"
 
 
-TRIBES = tuple(Tribe)
+TRIBES: Final = tuple(Tribe)
 """The tribes in their order (a constant: iterating an enum is slow)."""
-POWER_TYPES = tuple(PowerType)
+POWER_TYPES: Final = tuple(PowerType)
 """The power types in their order."""
 
-_CYCLE = (PowerType.ANCIENT, PowerType.FIRE, PowerType.NIGHTMARE, PowerType.HOLY)
+_CYCLE: Final = (PowerType.ANCIENT, PowerType.FIRE, PowerType.NIGHTMARE, PowerType.HOLY)
+_BEATEN: Final = {attacker: _CYCLE[(i + 1) % 4] for i, attacker in enumerate(_CYCLE)}
+"""The type each type beats."""
 
 
 def beats(attacker: PowerType | None, defender: PowerType | None) -> bool:
     """True when ``attacker``'s type has the advantage over ``defender``'s (+3 power)."""
     if attacker is None or defender is None:
         return False
-    return _CYCLE[(_CYCLE.index(attacker) + 1) % 4] is defender
+    return _BEATEN[attacker] is defender
 
 
 class CardKind(enum.StrEnum):
@@ -106,11 +109,11 @@ class Card:
 
     @classmethod
     def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:
-        return cls(uid, CardKind.CREATURE, level, BASE_STRENGTH[tribe], tribe=tribe, ptype=ptype)
+        return Card(uid, CardKind.CREATURE, level, BASE_STRENGTH[tribe], tribe, ptype)  # (positional: a direct call)
 
     @classmethod
     def new_witch(cls, uid: int, name: str, level: int) -> Card:
-        return cls(uid, CardKind.WITCH, level, WITCH_BASE, witch=name)
+        return Card(uid, CardKind.WITCH, level, WITCH_BASE, None, None, name)
 
     @property
     def is_witch(self) -> bool:

@@ -11,7 +11,7 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Final, Iterator, Mapping, Sequence, TypeVar
 
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card, CardKind, PowerType, Tribe, beats
 from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
@@ -22,20 +22,28 @@ from engine.rng import Rng
 
 __all__ = ["RALLY_SIZE", "Table", "held_back", "playable_reasons", "who"]
 
-RALLY_SIZE = 4
+RALLY_SIZE: Final = 4
 T = TypeVar("T")
-CREATURE_TRIBES = TRIBES
+CREATURE_TRIBES: Final = TRIBES
+# The registries under names of this module's own, marked final: compiled, a final name is read from a C static,
+# any other module-level name from the module's dict on every use.
+_EFFECTS: Final = EFFECTS
+_RULES: Final = RULES
+_TOKENS: Final = TOKENS
+
+
+_PLAYERS: Final = ("Player 1", "Player 2")
 
 
 def who(seat: Seat) -> str:
-    return f"Player {seat + 1}"
+    return _PLAYERS[seat] if 0 <= seat < 2 else f"Player {seat + 1}"
 
 
 def spec_of(card: Card) -> WitchSpec | None:
     return by_name(card.witch) if card.is_witch and card.witch else None
 
 
-_EFFECT_NAMED: dict[str, Effect[Table] | None] = {}
+_EFFECT_NAMED: Final[dict[str, Effect[Table] | None]] = {}
 """The effects by witch name, as they are looked up."""
 
 
@@ -47,7 +55,7 @@ def effect_of(card: Card) -> Effect[Table] | None:
     try:
         return _EFFECT_NAMED[name]
     except KeyError:
-        found = _EFFECT_NAMED[name] = EFFECTS.get(by_name(name).key)
+        found = _EFFECT_NAMED[name] = _EFFECTS.get(by_name(name).key)
         return found
 
 
@@ -57,17 +65,17 @@ def _blocks(effect: Effect[Table]) -> bool:
 
 
 def token_of(card: Card) -> Token[Table] | None:
-    return TOKENS.get(card.token) if card.token else None
+    return _TOKENS.get(card.token) if card.token else None
 
 
-_RESTRICTING = frozenset({"playable", "blocks"})
+_RESTRICTING: Final = frozenset({"playable", "blocks"})
 
 
 def _restricted(modifiers: Sequence[Modifier], hand: Sequence[Card]) -> bool:
     """Whether anything but cooldowns and bans may keep a card of ``hand`` from being played: a rule in play
     that overrides ``can_play``, or a witch or token in the hand that restricts what may be played."""
     for mod in modifiers:
-        if "can_play" in RULES[mod.key].overrides:
+        if "can_play" in _RULES[mod.key].overrides:
             return True
     for card in hand:
         if card.witch is not None or card.token is not None:
@@ -98,22 +106,22 @@ def playable_reasons(state: State, seat: Seat) -> list[str | None]:
 
 def _rule_hooks(mod: Modifier) -> frozenset[str]:
     """The hooks the rule behind a modifier overrides."""
-    return RULES[mod.key].overrides
+    return _RULES[mod.key].overrides
 
 
-_RARITIES = tuple(Rarity)
-_RARITY_WEIGHTS = tuple(r.weight for r in _RARITIES)
+_RARITIES: Final = tuple(Rarity)
+_RARITY_WEIGHTS: Final = tuple(r.weight for r in _RARITIES)
 assert all(spec.key for spec in CATALOGUE)  # (so excluding no key excludes nobody)
 
-_POWER_DECIDE = frozenset({"power", "decide"})
-_DAMAGE = frozenset({"damage"})
-_AFTER_FIGHT = frozenset({"after_fight"})
+_POWER_DECIDE: Final = frozenset({"power", "decide"})
+_DAMAGE: Final = frozenset({"damage"})
+_AFTER_FIGHT: Final = frozenset({"after_fight"})
 
 
 Settled = tuple[list[Card], dict[str, int], dict[PowerType, int], int]
 """A hand as a rally check left it (nothing in it can rally), with its cards counted by kin, by power type, and
 its witches."""
-SETTLED = "settled hands"
+SETTLED: Final = "settled hands"
 """The key under which a state's ``memo`` keeps its :data:`Settled` hands."""
 
 
@@ -254,7 +262,7 @@ class Table:
     def _rule_sources(self, hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         for mod in list(self.modifiers):
             if not hooks.isdisjoint(_rule_hooks(mod)) and mod in self.modifiers:
-                yield RULES[mod.key], Source(mod.owner, None, mod)
+                yield _RULES[mod.key], Source(mod.owner, None, mod)
 
     def fight_sources(self, cards: Sequence[Card | None], hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         """The modifiers in play, then the fighting cards' own effects and tokens: those overriding any of ``hooks``."""
@@ -818,7 +826,7 @@ class Table:
         self.pending = None
         self.emit("answer", f"{who(pending.seat)} has chosen.",
                   {pending.seat: {"text": f"You chose: {pending.options[choice]}."}}, seat=pending.seat)
-        eff = EFFECTS.get(pending.key)
+        eff = _EFFECTS.get(pending.key)
         if eff is not None:
             eff.answer(self, Source(pending.seat, pending.caster), pending, choice)
         if self.waiting():  # (a method: the hook may have asked again, which a type checker cannot see)
