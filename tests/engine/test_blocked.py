@@ -78,6 +78,14 @@ def test_the_other_seats_reasons_carry_over_a_first_seal() -> None:
     assert GAME.blocked(sealed, 1) is reasons and GAME.blocked(sealed, 0) == []
 
 
+def test_the_other_seats_plays_carry_over_a_first_seal_and_no_third_seat_is_waited_for() -> None:
+    state = GAME.setup({}, 3)
+    plays = GAME.legal(state, 1)
+    sealed, _ = GAME.apply(state, 0, GAME.legal(state, 0)[0])
+    assert GAME.legal(sealed, 1) is plays and GAME.legal(sealed, 0) == []
+    assert GAME.blocked(state, 2) == [] and GAME.blocked(state, -1) == []
+
+
 def test_fairy_meat_blocks_nothing_until_cards_are_chosen() -> None:
     state = FAIRY_MEAT.setup({}, 1)
     assert FAIRY_MEAT.blocked(state, 0) == [] and FAIRY_MEAT.blocked(state, 1) == [], "weapons are chosen, not cards"
