@@ -1,11 +1,17 @@
 """Creature Wars cards: tribes, power types, the card value and its text notation."""
 from __future__ import annotations
 
+import dataclasses
 import enum
-from dataclasses import dataclass, replace
-from typing import Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-__all__ = ["BASE_STRENGTH", "POWER_TYPES", "TRIBES", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats"]
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = [
+    "BASE_STRENGTH", "POWER_TYPES", "TRIBES", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats", "replace",
+]
 
 
 class Tribe(enum.StrEnum):
@@ -148,10 +154,13 @@ class Card:
     def tagged(self, name: str, value: int = 1) -> Card:
         """The card with a mark set."""
         tags = tuple(sorted([(k, v) for k, v in self.tags if k != name] + [(name, value)]))
-        return replace(self, tags=tags)
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, self.ready_turn, self.banned, self.token, tags)
 
     def untagged(self, name: str) -> Card:
-        return replace(self, tags=tuple((k, v) for k, v in self.tags if k != name))
+        tags = tuple((k, v) for k, v in self.tags if k != name)
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, self.ready_turn, self.banned, self.token, tags)
 
     def power_against(self, other: Card) -> int:
         """Fight power: base strength + level, +3 with a type advantage."""
@@ -201,3 +210,28 @@ class Card:
         if turn is not None and self.ready_turn > turn:
             return f"Lvl.{self.level} {middle} {{{self.base}}}: ({self.ready_turn - turn})"
         return f"Lvl.{self.level} {middle} {{{self.base}}}"
+
+
+D = TypeVar("D", bound="DataclassInstance")
+
+
+def replace(obj: D, /, **changes: Any) -> D:
+    """``dataclasses.replace``, straight to the constructor for a card (the witches change cards this way: the generic
+    one reads every field by name and calls the class with keywords)."""
+    if isinstance(obj, Card):  # (no class derives from Card)
+        made: Any = _card_with(obj, changes)
+        return made  # type: ignore[no-any-return]
+    return dataclasses.replace(obj, **changes)
+
+
+def _card_with(card: Card, changes: dict[str, Any]) -> Card:
+    """``card`` with some fields changed by name (an unknown name is a TypeError, as the constructor's)."""
+    take = changes.pop
+    made = Card(take("uid", card.uid), take("kind", card.kind), take("level", card.level), take("base", card.base),
+                take("tribe", card.tribe), take("ptype", card.ptype), take("witch", card.witch),
+                take("tribe_rally", card.tribe_rally), take("type_rally", card.type_rally),
+                take("witch_rally", card.witch_rally), take("ready_turn", card.ready_turn), take("banned", card.banned),
+                take("token", card.token), take("tags", card.tags))
+    if changes:
+        raise TypeError(f"a card has no field {sorted(changes)[0]!r}")
+    return made
