@@ -59,13 +59,39 @@ def effect_of(card: Card) -> Effect[Table] | None:
         return found
 
 
-def _blocks(effect: Effect[Table]) -> bool:
-    """Whether an effect restricts the other cards of its holder's hand at all."""
-    return "blocks" in effect.overrides
-
-
 def token_of(card: Card) -> Token[Table] | None:
     return _TOKENS.get(card.token) if card.token else None
+
+
+_NO_HOOKS: Final[frozenset[str]] = frozenset()
+_UNSEEN: Final[frozenset[str]] = frozenset({"(not looked up yet)"})
+_WITCH_HOOKS: Final[dict[str, frozenset[str] | None]] = {}
+"""Per witch name, the hooks its effect overrides (None: no effect), as they are looked up."""
+_TOKEN_HOOKS: Final[dict[str, frozenset[str]]] = {}
+"""Per token name, the hooks its token overrides, as they are looked up."""
+_RULE_HOOKS: Final[dict[str, frozenset[str]]] = {}
+"""Per modifier key, the hooks its rule overrides, as they are looked up."""
+
+
+def own_hooks(card: Card) -> frozenset[str]:
+    """The hooks a card's own behaviour (``effect_of(card) or token_of(card)``) overrides; none for a plain creature.
+    Read from a dict of this module's, not from the (interpreted) effect's attribute: asked at every hook point."""
+    witch = card.witch
+    if witch:
+        hooks = _WITCH_HOOKS.get(witch, _UNSEEN)
+        if hooks is _UNSEEN:
+            effect = effect_of(card)
+            hooks = _WITCH_HOOKS[witch] = None if effect is None else effect.overrides
+        if hooks is not None:
+            return hooks
+    name = card.token
+    if not name:
+        return _NO_HOOKS
+    found = _TOKEN_HOOKS.get(name)
+    if found is None:
+        token = _TOKENS.get(name)
+        found = _TOKEN_HOOKS[name] = _NO_HOOKS if token is None else token.overrides
+    return found
 
 
 _RESTRICTING: Final = frozenset({"playable", "blocks"})
@@ -75,13 +101,11 @@ def _restricted(modifiers: Sequence[Modifier], hand: Sequence[Card]) -> bool:
     """Whether anything but cooldowns and bans may keep a card of ``hand`` from being played: a rule in play
     that overrides ``can_play``, or a witch or token in the hand that restricts what may be played."""
     for mod in modifiers:
-        if "can_play" in _RULES[mod.key].overrides:
+        if "can_play" in _rule_hooks(mod):
             return True
     for card in hand:
-        if card.witch is not None or card.token is not None:
-            own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-            if own is not None and not _RESTRICTING.isdisjoint(own.overrides):
-                return True
+        if (card.witch is not None or card.token is not None) and not _RESTRICTING.isdisjoint(own_hooks(card)):
+            return True
     return False
 
 
@@ -106,7 +130,11 @@ def playable_reasons(state: State, seat: Seat) -> list[str | None]:
 
 def _rule_hooks(mod: Modifier) -> frozenset[str]:
     """The hooks the rule behind a modifier overrides."""
-    return _RULES[mod.key].overrides
+    key = mod.key
+    found = _RULE_HOOKS.get(key)
+    if found is None:
+        found = _RULE_HOOKS[key] = _RULES[key].overrides
+    return found
 
 
 _RARITIES: Final = tuple(Rarity)
@@ -269,29 +297,27 @@ class Table:
         if self.modifiers:
             yield from self._rule_sources(hooks)
         for seat, card in enumerate(cards):
-            if card is None or (card.witch is None and card.token is None):
+            if card is None or (card.witch is None and card.token is None) or hooks.isdisjoint(own_hooks(card)):
                 continue
             found: Hooks[Table] | None = effect_of(card) or token_of(card)
-            if found is not None and not hooks.isdisjoint(found.overrides):
+            if found is not None:
                 yield found, Source(seat, card)
 
     def held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         """Witches and tokens in hands that override ``hook`` (a snapshot: they may leave while iterating)."""
         for hand in self.hands:
             for card in hand:
-                if card.witch is not None or card.token is not None:
-                    found = effect_of(card) or token_of(card)
-                    if found is not None and hook in found.overrides:
-                        return self._held_sources(hook)
+                if (card.witch is not None or card.token is not None) and hook in own_hooks(card):
+                    return self._held_sources(hook)
         return iter(())  # none in either hand: no hook can run, so no hand can change meanwhile
 
     def _held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         for seat in (0, 1):
             for card in list(self.hands[seat]):
-                if card.witch is None and card.token is None:
+                if (card.witch is None and card.token is None) or hook not in own_hooks(card):
                     continue
                 found: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-                if found is not None and hook in found.overrides:
+                if found is not None:
                     yield found, Source(seat, card)
 
     # == events =============================================================
@@ -557,7 +583,7 @@ class Table:
             return reason
         if card.witch is not None or card.token is not None:
             own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-            if own is not None and "playable" in own.overrides:
+            if own is not None and "playable" in own_hooks(card):
                 reason = own.playable(self, Source(seat, card))
                 if reason:
                     return reason
@@ -574,7 +600,7 @@ class Table:
 
     def blockers(self, seat: Seat) -> list[tuple[Effect[Table], Card]]:
         """The witches in ``seat``'s hand that restrict what else it may play."""
-        return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and _blocks(eff)]
+        return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and "blocks" in own_hooks(held)]
 
     def reasons(self, seat: Seat) -> list[str | None]:
         """Per card of ``seat``'s hand, why it may not be played now (None: it may)."""
