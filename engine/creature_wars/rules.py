@@ -10,7 +10,7 @@ from typing import Any, Final, Mapping
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
 from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
-from engine.creature_wars.table import SETTLED, Table, playable_reasons, who
+from engine.creature_wars.table import COUNTED, SETTLED, Table, playable_reasons, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
 from engine.rng import Rng
@@ -184,7 +184,7 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         after = sealed_by(state, version, sealed)
         # the other seat's hand, the rules in play and the turn are unchanged: its answers carry over
         memo, kept = state.memo, after.memo
-        for key in (_LEGAL[1 - seat], _BLOCKED[1 - seat], SETTLED):
+        for key in (_LEGAL[1 - seat], _BLOCKED[1 - seat], SETTLED, COUNTED):
             if key in memo:
                 kept[key] = memo[key]
         return after, events

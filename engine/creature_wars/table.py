@@ -151,6 +151,10 @@ Settled = tuple[list[Card], dict[str, int], dict[PowerType, int], int]
 its witches."""
 SETTLED: Final = "settled hands"
 """The key under which a state's ``memo`` keeps its :data:`Settled` hands."""
+COUNTED: Final = "counters"
+"""The key under which a state's ``memo`` keeps its counters as the table it was frozen from held them: the dict and
+its keys in order. A table copies the dict faster than it makes one from the pairs, and while no counter is new the
+order is known without sorting."""
 
 
 def rally_bonus(tribe_rally: bool, type_rally: bool) -> int:
@@ -177,7 +181,11 @@ class Table:
         self.outcome = state.outcome
         self.opened = state.opened
         self.modifiers = list(state.modifiers)
-        self.counters = dict(state.counters)
+        counted: tuple[dict[str, int], list[str]] | None = state.memo.get(COUNTED)
+        self.counters = dict(state.counters) if counted is None else counted[0].copy()
+        """Changed only through :meth:`bump` and :meth:`set_count`: a counter, once there, stays (``freeze`` relies
+        on it: while there are as many counters as sorted keys, the keys are the same)."""
+        self.counter_keys: list[str] | None = None if counted is None else counted[1]
         self.slain = list(state.slain)
         self.removed = list(state.removed)
         self.pending = state.pending
@@ -209,7 +217,7 @@ class Table:
             last_duel=self.last_duel,
             outcome=self.outcome,
             modifiers=tuple(self.modifiers),
-            counters=tuple(sorted(self.counters.items())),
+            counters=self._counted(),
             slain=tuple(self.slain),
             removed=tuple(self.removed),
             pending=self.pending,
@@ -218,7 +226,18 @@ class Table:
             sacks=(tuple(self.sacks[0]), tuple(self.sacks[1])),
         )
         frozen.memo[SETTLED] = (self.settled[0], self.settled[1])
+        keys = self.counter_keys
+        assert keys is not None  # (set by _counted)
+        frozen.memo[COUNTED] = (self.counters, keys)  # (a table is not changed once frozen)
         return frozen
+
+    def _counted(self) -> tuple[tuple[str, int], ...]:
+        """The counters as the state keeps them: pairs in the order of their names."""
+        counters = self.counters
+        keys = self.counter_keys
+        if keys is None or len(keys) != len(counters):
+            keys = self.counter_keys = sorted(counters)
+        return tuple([(key, counters[key]) for key in keys])
 
     # == randomness =========================================================
 
@@ -815,7 +834,7 @@ class Table:
         self.cast = [not (c is not None and c.is_witch) for c in played]
         shown = [c.notation() if c else "pass" for c in played]
         self.emit("reveal", f"Revealed: {shown[0]} vs {shown[1]}.", cards=shown)
-        passed = None in played
+        passed = played[0] is None or played[1] is None  # (not ``None in``: that asks each card's __eq__)
         for seat, card in enumerate(played):
             if card is not None:
                 for hooks, src in self.rule_sources("played"):
@@ -825,7 +844,7 @@ class Table:
     def resolve(self) -> None:
         """Cast the witches (first drawer first), fight, end the turn; stop wherever a question is asked."""
         assert self.in_play is not None
-        passed = None in self.in_play  # a pass cancels everything: the other card casts nothing
+        passed = self.in_play[0] is None or self.in_play[1] is None  # a pass cancels everything: the other card casts nothing
         for seat in (self.first_drawer, 1 - self.first_drawer):
             card = self.in_play[seat]
             if self.cast[seat] or card is None or passed:
