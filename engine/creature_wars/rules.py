@@ -100,10 +100,24 @@ def _legal(state: State, seat: Seat) -> list[Decision]:
     if state.pending is not None:
         if state.pending.seat != seat:
             return []
-        return [{"kind": "choose", "option": i} for i in range(len(state.pending.options))]
+        return [_choice(i) for i in range(len(state.pending.options))]
     if state.sealed[seat] is not None:
         return []
-    return [{"kind": "play", "slot": i} for i, why in enumerate(blocked(state, seat)) if why is None]
+    return [_play(i) for i, why in enumerate(blocked(state, seat)) if why is None]
+
+
+_PLAYS: Final[tuple[Decision, ...]] = tuple({"kind": "play", "slot": i} for i in range(32))
+_CHOICES: Final[tuple[Decision, ...]] = tuple({"kind": "choose", "option": i} for i in range(32))
+"""The decisions ``legal`` offers, made once and shared by every state's answer (as the answer itself is shared by
+its callers, none may change them): a few maps per state and seat fewer to make."""
+
+
+def _play(slot: int) -> Decision:
+    return _PLAYS[slot] if slot < 32 else {"kind": "play", "slot": slot}
+
+
+def _choice(option: int) -> Decision:
+    return _CHOICES[option] if option < 32 else {"kind": "choose", "option": option}
 
 
 def blocked(state: State, seat: Seat) -> list[str | None]:
