@@ -141,9 +141,17 @@ _RARITIES: Final = tuple(Rarity)
 _RARITY_WEIGHTS: Final = tuple(r.weight for r in _RARITIES)
 assert all(spec.key for spec in CATALOGUE)  # (so excluding no key excludes nobody)
 
-_POWER_DECIDE: Final = frozenset({"power", "decide"})
-_DAMAGE: Final = frozenset({"damage"})
-_AFTER_FIGHT: Final = frozenset({"after_fight"})
+_POWER_DECIDE: Final = ("power", "decide")
+_DAMAGE: Final = ("damage",)
+_AFTER_FIGHT: Final = ("after_fight",)
+
+
+def _any_in(hooks: Sequence[str], overridden: frozenset[str]) -> bool:
+    """Whether any of a few ``hooks`` is ``overridden`` (a loop: a set's methods are generic calls when compiled)."""
+    for hook in hooks:
+        if hook in overridden:
+            return True
+    return False
 
 
 Settled = tuple[list[Card], dict[str, int], dict[PowerType, int], int]
@@ -303,20 +311,29 @@ class Table:
         skipped); most turns have none, and most rules override one or two hooks."""
         for mod in self.modifiers:
             if hook in _rule_hooks(mod):
-                return self._rule_sources(frozenset((hook,)))
+                return self._rule_sources((hook,))
         return iter(())
 
-    def _rule_sources(self, hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
+    def _rule_sources(self, hooks: Sequence[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         for mod in list(self.modifiers):
-            if not hooks.isdisjoint(_rule_hooks(mod)) and mod in self.modifiers:
+            if _any_in(hooks, _rule_hooks(mod)) and self._in_play(mod):
                 yield _RULES[mod.key], Source(mod.owner, None, mod)
 
-    def fight_sources(self, cards: Sequence[Card | None], hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
+    def _in_play(self, mod: Modifier) -> bool:
+        """``mod in self.modifiers``, looking for the modifier itself first (an equal one is looked for only when it
+        has gone: the equality of modifiers is interpreted code)."""
+        modifiers = self.modifiers
+        for held in modifiers:
+            if held is mod:
+                return True
+        return mod in modifiers
+
+    def fight_sources(self, cards: Sequence[Card | None], hooks: Sequence[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         """The modifiers in play, then the fighting cards' own effects and tokens: those overriding any of ``hooks``."""
         if self.modifiers:
             yield from self._rule_sources(hooks)
         for seat, card in enumerate(cards):
-            if card is None or (card.witch is None and card.token is None) or hooks.isdisjoint(own_hooks(card)):
+            if card is None or (card.witch is None and card.token is None) or not _any_in(hooks, own_hooks(card)):
                 continue
             found: Hooks[Table] | None = effect_of(card) or token_of(card)
             if found is not None:
