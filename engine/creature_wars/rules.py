@@ -206,7 +206,7 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
     table.sealed[seat] = slot
     if timed_out:
         table.emit("timeout", f"{who(seat)}'s time is up: the server locks in the card in slot {slot}.", seat=seat)
-    table.emit("locked_in", f"{who(seat)} has locked in.", seat=seat)
+    table.event("locked_in", {"text": f"{who(seat)} has locked in.", "seat": seat})
     if table.sealed[1 - seat] is not None:
         table.reveal()
         table.resolve()

@@ -362,6 +362,11 @@ class Table:
              private: bool = False, **public: Any) -> None:
         self.events.append(Event(kind, {"text": text, **public}, {} if secret is None else dict(secret), private))
 
+    def event(self, kind: str, public: dict[str, Any], secret: dict[Seat, Mapping[str, Any]] | None = None) -> None:
+        """As :meth:`emit`, the public part (``text`` first) and the secret one made by the caller: the per-turn events
+        are made this way, without a dict of keyword arguments to merge and a copy of the secret part."""
+        self.events.append(Event(kind, public, {} if secret is None else secret, False))
+
     def tell(self, seat: Seat, text: str, **fields: Any) -> None:
         """An event for one seat alone (what an effect lets only that player see); its public part holds nothing."""
         self.events.append(Event("secret", {"text": ""}, {seat: {"text": text, **fields}}, private=True))
@@ -507,12 +512,12 @@ class Table:
                     break
                 card = hooks.drawn(self, src, seat, card)
             if card is None:
-                self.emit("draw", f"{who(seat)} {reason}.", seat=seat)
+                self.event("draw", {"text": f"{who(seat)} {reason}.", "seat": seat})
                 continue
             card = self.enter(seat, card)
             shown = card.notation(self.turn, marks=True)
-            self.emit("draw", f"{who(seat)} {reason}.", {seat: {"text": f"You draw {shown}.", "card": shown}},
-                      seat=seat)
+            self.event("draw", {"text": f"{who(seat)} {reason}.", "seat": seat},
+                       {seat: {"text": f"You draw {shown}.", "card": shown}})
         return drawn
 
     def replace_card(self, seat: Seat, old: Card, new: Card, why: str) -> None:
@@ -542,13 +547,13 @@ class Table:
         total = max(0, hit.total)
         if total <= 0:
             if amount > 0:
-                self.emit("damage", f"{who(seat)}'s Empire takes no damage ({why}).", seat=seat, amount=0,
-                          hp=self.hp[seat])
+                self.event("damage", {"text": f"{who(seat)}'s Empire takes no damage ({why}).", "seat": seat,
+                                      "amount": 0, "hp": self.hp[seat]})
             return 0
         before = self.hp[seat]
         self.hp[seat] -= total
-        self.emit("damage", f"{who(seat)}'s Empire takes {total} damage ({why}); {self.hp[seat]} HP left.",
-                  seat=seat, amount=total, hp=self.hp[seat])
+        self.event("damage", {"text": f"{who(seat)}'s Empire takes {total} damage ({why}); {self.hp[seat]} HP left.",
+                              "seat": seat, "amount": total, "hp": self.hp[seat]})
         if before > 0 >= self.hp[seat]:
             # the moment it fell: falls inside one ``together`` block share theirs
             self.set_count(f"fell:{seat}", self.count("falls") + 1 if self.at_once else self.bump("falls"))
@@ -794,8 +799,8 @@ class Table:
         """Next turn: start-of-turn effects, both draw (first drawer alternating), then the sealed duel opens."""
         self.turn += 1
         self.first_drawer = 1 - self.first_drawer
-        self.emit("turn", f"Turn {self.turn}: {who(self.first_drawer)} draws first.", turn=self.turn,
-                  first_drawer=self.first_drawer)
+        self.event("turn", {"text": f"Turn {self.turn}: {who(self.first_drawer)} draws first.", "turn": self.turn,
+                            "first_drawer": self.first_drawer})
         for hooks, src in self.rule_sources("turn_start"):
             hooks.turn_start(self, src)
         for held, src in self.held_sources("held_start"):
@@ -850,7 +855,7 @@ class Table:
         self.in_play = played
         self.cast = [not (c is not None and c.is_witch) for c in played]
         shown = [c.notation() if c else "pass" for c in played]
-        self.emit("reveal", f"Revealed: {shown[0]} vs {shown[1]}.", cards=shown)
+        self.event("reveal", {"text": f"Revealed: {shown[0]} vs {shown[1]}.", "cards": shown})
         passed = played[0] is None or played[1] is None  # (not ``None in``: that asks each card's __eq__)
         for seat, card in enumerate(played):
             if card is not None:
@@ -1028,7 +1033,7 @@ class Table:
     def record(self, cards: tuple[Card | None, Card | None], powers: tuple[int | None, int | None],
                winner: Seat | None, damage: tuple[int, int], summary: str) -> None:
         self.last_duel = Duel(self.turn, cards, powers, winner, damage, summary)
-        self.emit("fight", summary, winner=winner, powers=list(powers), damage=list(damage))
+        self.event("fight", {"text": summary, "winner": winner, "powers": list(powers), "damage": list(damage)})
 
     # == the end ============================================================
 
