@@ -3,14 +3,14 @@ ask ``legal`` of the same state object, and every view draws the same discard pi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 __all__ = ["carry_over", "per_state", "per_value"]
 
 R = TypeVar("R")
-KEEP = 8
+KEEP: Final = 8
 """How many recent answers :func:`per_state` keeps for states that keep none themselves."""
-VALUES = 8192
+VALUES: Final = 8192
 """How many values :func:`per_value` remembers the answer for."""
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from engine.errors import MatchOver, NotYourTurn, TooLate
 from engine.interface import Decision, Event, Outcome, OutcomeReason, Seat
 
 __all__ = ["ENDINGS", "RulesGame"]
 
-ENDINGS: dict[str, OutcomeReason] = {
+ENDINGS: Final[dict[str, OutcomeReason]] = {
     "resign": OutcomeReason.RESIGNED,
     "forfeit": OutcomeReason.FORFEIT,
     "abort": OutcomeReason.ABORTED,
@@ -82,7 +82,8 @@ class RulesGame:
         return self.legal_fn(state, seat)
 
     def apply(self, state: Any, seat: Seat, decision: Decision) -> tuple[Any, Sequence[Event]]:
-        reason = ENDINGS.get(str(decision.get("kind"))) if isinstance(decision, Mapping) else None
+        # (a dict first: an isinstance check against the Mapping ABC is slow)
+        reason = ENDINGS.get(str(decision.get("kind"))) if isinstance(decision, (dict, Mapping)) else None
         if reason is not None:
             return self._end(state, seat, reason)
         return self.apply_fn(state, seat, decision)

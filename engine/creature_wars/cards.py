@@ -1,10 +1,17 @@
 """Creature Wars cards: tribes, power types, the card value and its text notation."""
 from __future__ import annotations
 
+import dataclasses
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-__all__ = ["BASE_STRENGTH", "POWER_TYPES", "TRIBES", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats"]
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = [
+    "BASE_STRENGTH", "POWER_TYPES", "TRIBES", "Card", "CardKind", "PowerType", "Tribe", "WITCH_BASE", "beats", "replace",
+]
 
 
 class Tribe(enum.StrEnum):
@@ -19,7 +26,7 @@ class Tribe(enum.StrEnum):
     DRAGON = "Dragon"
 
 
-BASE_STRENGTH: dict[Tribe, int] = {
+BASE_STRENGTH: Final[dict[Tribe, int]] = {
     Tribe.SERPENT: 0,
     Tribe.WOLF: 2,
     Tribe.SKELETON: 3,
@@ -28,7 +35,7 @@ BASE_STRENGTH: dict[Tribe, int] = {
     Tribe.VAMPIRE: 5,
     Tribe.DRAGON: 7,
 }
-WITCH_BASE = 3
+WITCH_BASE: Final = 3
 
 
 class PowerType(enum.StrEnum):
@@ -40,19 +47,21 @@ class PowerType(enum.StrEnum):
     HOLY = "Holy"
 
 
-TRIBES = tuple(Tribe)
+TRIBES: Final = tuple(Tribe)
 """The tribes in their order (a constant: iterating an enum is slow)."""
-POWER_TYPES = tuple(PowerType)
+POWER_TYPES: Final = tuple(PowerType)
 """The power types in their order."""
 
-_CYCLE = (PowerType.ANCIENT, PowerType.FIRE, PowerType.NIGHTMARE, PowerType.HOLY)
+_CYCLE: Final = (PowerType.ANCIENT, PowerType.FIRE, PowerType.NIGHTMARE, PowerType.HOLY)
+_BEATEN: Final = {attacker: _CYCLE[(i + 1) % 4] for i, attacker in enumerate(_CYCLE)}
+"""The type each type beats."""
 
 
 def beats(attacker: PowerType | None, defender: PowerType | None) -> bool:
     """True when ``attacker``'s type has the advantage over ``defender``'s (+3 power)."""
     if attacker is None or defender is None:
         return False
-    return _CYCLE[(_CYCLE.index(attacker) + 1) % 4] is defender
+    return _BEATEN[attacker] is defender
 
 
 class CardKind(enum.StrEnum):
@@ -106,11 +115,11 @@ class Card:
 
     @classmethod
     def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:
-        return cls(uid, CardKind.CREATURE, level, BASE_STRENGTH[tribe], tribe=tribe, ptype=ptype)
+        return Card(uid, CardKind.CREATURE, level, BASE_STRENGTH[tribe], tribe, ptype)  # (positional: a direct call)
 
     @classmethod
     def new_witch(cls, uid: int, name: str, level: int) -> Card:
-        return cls(uid, CardKind.WITCH, level, WITCH_BASE, witch=name)
+        return Card(uid, CardKind.WITCH, level, WITCH_BASE, None, None, name)
 
     @property
     def is_witch(self) -> bool:
@@ -145,10 +154,13 @@ class Card:
     def tagged(self, name: str, value: int = 1) -> Card:
         """The card with a mark set."""
         tags = tuple(sorted([(k, v) for k, v in self.tags if k != name] + [(name, value)]))
-        return replace(self, tags=tags)
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, self.ready_turn, self.banned, self.token, tags)
 
     def untagged(self, name: str) -> Card:
-        return replace(self, tags=tuple((k, v) for k, v in self.tags if k != name))
+        tags = tuple((k, v) for k, v in self.tags if k != name)
+        return Card(self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                    self.type_rally, self.witch_rally, self.ready_turn, self.banned, self.token, tags)
 
     def power_against(self, other: Card) -> int:
         """Fight power: base strength + level, +3 with a type advantage."""
@@ -198,3 +210,28 @@ class Card:
         if turn is not None and self.ready_turn > turn:
             return f"Lvl.{self.level} {middle} {{{self.base}}}: ({self.ready_turn - turn})"
         return f"Lvl.{self.level} {middle} {{{self.base}}}"
+
+
+D = TypeVar("D", bound="DataclassInstance")
+
+
+def replace(obj: D, /, **changes: Any) -> D:
+    """``dataclasses.replace``, straight to the constructor for a card (the witches change cards this way: the generic
+    one reads every field by name and calls the class with keywords)."""
+    if isinstance(obj, Card):  # (no class derives from Card)
+        made: Any = _card_with(obj, changes)
+        return made  # type: ignore[no-any-return]
+    return dataclasses.replace(obj, **changes)
+
+
+def _card_with(card: Card, changes: dict[str, Any]) -> Card:
+    """``card`` with some fields changed by name (an unknown name is a TypeError, as the constructor's)."""
+    take = changes.pop
+    made = Card(take("uid", card.uid), take("kind", card.kind), take("level", card.level), take("base", card.base),
+                take("tribe", card.tribe), take("ptype", card.ptype), take("witch", card.witch),
+                take("tribe_rally", card.tribe_rally), take("type_rally", card.type_rally),
+                take("witch_rally", card.witch_rally), take("ready_turn", card.ready_turn), take("banned", card.banned),
+                take("token", card.token), take("tags", card.tags))
+    if changes:
+        raise TypeError(f"a card has no field {sorted(changes)[0]!r}")
+    return made

@@ -5,15 +5,14 @@ The turn itself (draws, the sealed duel, witches, the fight, rallies, MAYHEM) li
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
 from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
-from engine.creature_wars.table import SETTLED, Table, playable_reasons, who
+from engine.creature_wars.table import COUNTED, SETTLED, Table, playable_reasons, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
-from engine.memo import carry_over, per_state
 from engine.rng import Rng
 
 __all__ = ["apply", "blocked", "legal", "setup", "timer"]
@@ -76,28 +75,67 @@ def setup(raw: Mapping[str, Any], seed: int) -> State:
     return table.freeze(0)
 
 
-@per_state
+_LEGAL: Final = ("legal 0", "legal 1")
+_BLOCKED: Final = ("blocked 0", "blocked 1")
+"""The keys of a state's ``memo`` under which it keeps each seat's ``legal`` and ``blocked`` (as
+:func:`engine.memo.per_state` would, read straight from the state's own field)."""
+
+
 def legal(state: State, seat: Seat) -> list[Decision]:
-    """What ``seat`` may decide now: an answer to its pending question, or one play per playable card."""
+    """What ``seat`` may decide now: an answer to its pending question, or one play per playable card. Kept with
+    the state: callers must not change it."""
+    if seat != 0 and seat != 1:
+        return _legal(state, seat)
+    memo = state.memo
+    key = _LEGAL[seat]
+    found: list[Decision] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _legal(state, seat)
+    return found
+
+
+def _legal(state: State, seat: Seat) -> list[Decision]:
     if state.outcome is not None:
         return []
     if state.pending is not None:
         if state.pending.seat != seat:
             return []
-        return [{"kind": "choose", "option": i} for i in range(len(state.pending.options))]
+        return [_choice(i) for i in range(len(state.pending.options))]
     if state.sealed[seat] is not None:
         return []
-    return [{"kind": "play", "slot": i} for i, why in enumerate(blocked(state, seat)) if why is None]
+    return [_play(i) for i, why in enumerate(blocked(state, seat)) if why is None]
 
 
-@per_state
+_PLAYS: Final[tuple[Decision, ...]] = tuple({"kind": "play", "slot": i} for i in range(32))
+_CHOICES: Final[tuple[Decision, ...]] = tuple({"kind": "choose", "option": i} for i in range(32))
+"""The decisions ``legal`` offers, made once and shared by every state's answer (as the answer itself is shared by
+its callers, none may change them): a few maps per state and seat fewer to make."""
+
+
+def _play(slot: int) -> Decision:
+    return _PLAYS[slot] if slot < 32 else {"kind": "play", "slot": slot}
+
+
+def _choice(option: int) -> Decision:
+    return _CHOICES[option] if option < 32 else {"kind": "choose", "option": option}
+
+
 def blocked(state: State, seat: Seat) -> list[str | None]:
     """While a play is awaited of ``seat``: per card of its own hand, None if it may play it, else why not (the
     words a refused play gives). Empty otherwise. Kept with the state as ``legal`` is, and ``legal``'s plays are
     read from it, so one pass over the hand answers both."""
-    if state.outcome is not None or state.pending is not None or seat not in (0, 1) or state.sealed[seat] is not None:
+    if seat != 0 and seat != 1:
         return []
-    return playable_reasons(state, seat)
+    memo = state.memo
+    key = _BLOCKED[seat]
+    found: list[str | None] | None = memo.get(key)
+    if found is None:
+        if state.outcome is not None or state.pending is not None or state.sealed[seat] is not None:
+            found = []
+        else:
+            found = playable_reasons(state, seat)
+        memo[key] = found
+    return found
 
 
 def timer(state: State) -> tuple[Seat, int] | None:
@@ -158,16 +196,17 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         events.append(Event("locked_in", {"text": f"{who(seat)} has locked in.", "seat": seat}))
         sealed = (slot, state.sealed[1]) if seat == 0 else (state.sealed[0], slot)
         after = sealed_by(state, version, sealed)
-        carry_over(legal, state, after, 1 - seat)  # the other seat's hand, the rules in play and the turn are unchanged
-        carry_over(blocked, state, after, 1 - seat)
-        if SETTLED in state.memo:
-            after.memo[SETTLED] = state.memo[SETTLED]
+        # the other seat's hand, the rules in play and the turn are unchanged: its answers carry over
+        memo, kept = state.memo, after.memo
+        for key in (_LEGAL[1 - seat], _BLOCKED[1 - seat], SETTLED, COUNTED):
+            if key in memo:
+                kept[key] = memo[key]
         return after, events
     table = Table(state)
     table.sealed[seat] = slot
     if timed_out:
         table.emit("timeout", f"{who(seat)}'s time is up: the server locks in the card in slot {slot}.", seat=seat)
-    table.emit("locked_in", f"{who(seat)} has locked in.", seat=seat)
+    table.event("locked_in", {"text": f"{who(seat)} has locked in.", "seat": seat})
     if table.sealed[1 - seat] is not None:
         table.reveal()
         table.resolve()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe
 from engine.creature_wars.witch_catalogue import by_name
@@ -13,7 +13,7 @@ from engine.interface import Outcome
 
 __all__ = ["PASS", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load", "parse_card", "sealed_by"]
 
-PASS = -1
+PASS: Final = -1
 """The sealed choice of a seat with no playable card."""
 
 

@@ -11,7 +11,7 @@ fight (``power``, ``decide``, ``damage``, ``after_fight``, then the witch's own
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Final, Iterator, Mapping, Sequence, TypeVar
 
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card, CardKind, PowerType, Tribe, beats
 from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
@@ -22,20 +22,28 @@ from engine.rng import Rng
 
 __all__ = ["RALLY_SIZE", "Table", "held_back", "playable_reasons", "who"]
 
-RALLY_SIZE = 4
+RALLY_SIZE: Final = 4
 T = TypeVar("T")
-CREATURE_TRIBES = TRIBES
+CREATURE_TRIBES: Final = TRIBES
+# The registries under names of this module's own, marked final: compiled, a final name is read from a C static,
+# any other module-level name from the module's dict on every use.
+_EFFECTS: Final = EFFECTS
+_RULES: Final = RULES
+_TOKENS: Final = TOKENS
+
+
+_PLAYERS: Final = ("Player 1", "Player 2")
 
 
 def who(seat: Seat) -> str:
-    return f"Player {seat + 1}"
+    return _PLAYERS[seat] if 0 <= seat < 2 else f"Player {seat + 1}"
 
 
 def spec_of(card: Card) -> WitchSpec | None:
     return by_name(card.witch) if card.is_witch and card.witch else None
 
 
-_EFFECT_NAMED: dict[str, Effect[Table] | None] = {}
+_EFFECT_NAMED: Final[dict[str, Effect[Table] | None]] = {}
 """The effects by witch name, as they are looked up."""
 
 
@@ -47,33 +55,57 @@ def effect_of(card: Card) -> Effect[Table] | None:
     try:
         return _EFFECT_NAMED[name]
     except KeyError:
-        found = _EFFECT_NAMED[name] = EFFECTS.get(by_name(name).key)
+        found = _EFFECT_NAMED[name] = _EFFECTS.get(by_name(name).key)
         return found
 
 
-def _blocks(effect: Effect[Table]) -> bool:
-    """Whether an effect restricts the other cards of its holder's hand at all."""
-    return "blocks" in effect.overrides
-
-
 def token_of(card: Card) -> Token[Table] | None:
-    return TOKENS.get(card.token) if card.token else None
+    return _TOKENS.get(card.token) if card.token else None
 
 
-_RESTRICTING = frozenset({"playable", "blocks"})
+_NO_HOOKS: Final[frozenset[str]] = frozenset()
+_UNSEEN: Final[frozenset[str]] = frozenset({"(not looked up yet)"})
+_WITCH_HOOKS: Final[dict[str, frozenset[str] | None]] = {}
+"""Per witch name, the hooks its effect overrides (None: no effect), as they are looked up."""
+_TOKEN_HOOKS: Final[dict[str, frozenset[str]]] = {}
+"""Per token name, the hooks its token overrides, as they are looked up."""
+_RULE_HOOKS: Final[dict[str, frozenset[str]]] = {}
+"""Per modifier key, the hooks its rule overrides, as they are looked up."""
+
+
+def own_hooks(card: Card) -> frozenset[str]:
+    """The hooks a card's own behaviour (``effect_of(card) or token_of(card)``) overrides; none for a plain creature.
+    Read from a dict of this module's, not from the (interpreted) effect's attribute: asked at every hook point."""
+    witch = card.witch
+    if witch:
+        hooks = _WITCH_HOOKS.get(witch, _UNSEEN)
+        if hooks is _UNSEEN:
+            effect = effect_of(card)
+            hooks = _WITCH_HOOKS[witch] = None if effect is None else effect.overrides
+        if hooks is not None:
+            return hooks
+    name = card.token
+    if not name:
+        return _NO_HOOKS
+    found = _TOKEN_HOOKS.get(name)
+    if found is None:
+        token = _TOKENS.get(name)
+        found = _TOKEN_HOOKS[name] = _NO_HOOKS if token is None else token.overrides
+    return found
+
+
+_RESTRICTING: Final = frozenset({"playable", "blocks"})
 
 
 def _restricted(modifiers: Sequence[Modifier], hand: Sequence[Card]) -> bool:
     """Whether anything but cooldowns and bans may keep a card of ``hand`` from being played: a rule in play
     that overrides ``can_play``, or a witch or token in the hand that restricts what may be played."""
     for mod in modifiers:
-        if "can_play" in RULES[mod.key].overrides:
+        if "can_play" in _rule_hooks(mod):
             return True
     for card in hand:
-        if card.witch is not None or card.token is not None:
-            own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-            if own is not None and not _RESTRICTING.isdisjoint(own.overrides):
-                return True
+        if (card.witch is not None or card.token is not None) and not _RESTRICTING.isdisjoint(own_hooks(card)):
+            return True
     return False
 
 
@@ -98,23 +130,39 @@ def playable_reasons(state: State, seat: Seat) -> list[str | None]:
 
 def _rule_hooks(mod: Modifier) -> frozenset[str]:
     """The hooks the rule behind a modifier overrides."""
-    return RULES[mod.key].overrides
+    key = mod.key
+    found = _RULE_HOOKS.get(key)
+    if found is None:
+        found = _RULE_HOOKS[key] = _RULES[key].overrides
+    return found
 
 
-_RARITIES = tuple(Rarity)
-_RARITY_WEIGHTS = tuple(r.weight for r in _RARITIES)
+_RARITIES: Final = tuple(Rarity)
+_RARITY_WEIGHTS: Final = tuple(r.weight for r in _RARITIES)
 assert all(spec.key for spec in CATALOGUE)  # (so excluding no key excludes nobody)
 
-_POWER_DECIDE = frozenset({"power", "decide"})
-_DAMAGE = frozenset({"damage"})
-_AFTER_FIGHT = frozenset({"after_fight"})
+_POWER_DECIDE: Final = ("power", "decide")
+_DAMAGE: Final = ("damage",)
+_AFTER_FIGHT: Final = ("after_fight",)
+
+
+def _any_in(hooks: Sequence[str], overridden: frozenset[str]) -> bool:
+    """Whether any of a few ``hooks`` is ``overridden`` (a loop: a set's methods are generic calls when compiled)."""
+    for hook in hooks:
+        if hook in overridden:
+            return True
+    return False
 
 
 Settled = tuple[list[Card], dict[str, int], dict[PowerType, int], int]
 """A hand as a rally check left it (nothing in it can rally), with its cards counted by kin, by power type, and
 its witches."""
-SETTLED = "settled hands"
+SETTLED: Final = "settled hands"
 """The key under which a state's ``memo`` keeps its :data:`Settled` hands."""
+COUNTED: Final = "counters"
+"""The key under which a state's ``memo`` keeps its counters as the table it was frozen from held them: the dict and
+its keys in order. A table copies the dict faster than it makes one from the pairs, and while no counter is new the
+order is known without sorting."""
 
 
 def rally_bonus(tribe_rally: bool, type_rally: bool) -> int:
@@ -141,7 +189,11 @@ class Table:
         self.outcome = state.outcome
         self.opened = state.opened
         self.modifiers = list(state.modifiers)
-        self.counters = dict(state.counters)
+        counted: tuple[dict[str, int], list[str]] | None = state.memo.get(COUNTED)
+        self.counters = dict(state.counters) if counted is None else counted[0].copy()
+        """Changed only through :meth:`bump` and :meth:`set_count`: a counter, once there, stays (``freeze`` relies
+        on it: while there are as many counters as sorted keys, the keys are the same)."""
+        self.counter_keys: list[str] | None = None if counted is None else counted[1]
         self.slain = list(state.slain)
         self.removed = list(state.removed)
         self.pending = state.pending
@@ -173,7 +225,7 @@ class Table:
             last_duel=self.last_duel,
             outcome=self.outcome,
             modifiers=tuple(self.modifiers),
-            counters=tuple(sorted(self.counters.items())),
+            counters=self._counted(),
             slain=tuple(self.slain),
             removed=tuple(self.removed),
             pending=self.pending,
@@ -182,7 +234,18 @@ class Table:
             sacks=(tuple(self.sacks[0]), tuple(self.sacks[1])),
         )
         frozen.memo[SETTLED] = (self.settled[0], self.settled[1])
+        keys = self.counter_keys
+        assert keys is not None  # (set by _counted)
+        frozen.memo[COUNTED] = (self.counters, keys)  # (a table is not changed once frozen)
         return frozen
+
+    def _counted(self) -> tuple[tuple[str, int], ...]:
+        """The counters as the state keeps them: pairs in the order of their names."""
+        counters = self.counters
+        keys = self.counter_keys
+        if keys is None or len(keys) != len(counters):
+            keys = self.counter_keys = sorted(counters)
+        return tuple([(key, counters[key]) for key in keys])
 
     # == randomness =========================================================
 
@@ -248,42 +311,49 @@ class Table:
         skipped); most turns have none, and most rules override one or two hooks."""
         for mod in self.modifiers:
             if hook in _rule_hooks(mod):
-                return self._rule_sources(frozenset((hook,)))
+                return self._rule_sources((hook,))
         return iter(())
 
-    def _rule_sources(self, hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
+    def _rule_sources(self, hooks: Sequence[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         for mod in list(self.modifiers):
-            if not hooks.isdisjoint(_rule_hooks(mod)) and mod in self.modifiers:
-                yield RULES[mod.key], Source(mod.owner, None, mod)
+            if _any_in(hooks, _rule_hooks(mod)) and self._in_play(mod):
+                yield _RULES[mod.key], Source(mod.owner, None, mod)
 
-    def fight_sources(self, cards: Sequence[Card | None], hooks: frozenset[str]) -> Iterator[tuple[Hooks[Table], Source]]:
+    def _in_play(self, mod: Modifier) -> bool:
+        """``mod in self.modifiers``, looking for the modifier itself first (an equal one is looked for only when it
+        has gone: the equality of modifiers is interpreted code)."""
+        modifiers = self.modifiers
+        for held in modifiers:
+            if held is mod:
+                return True
+        return mod in modifiers
+
+    def fight_sources(self, cards: Sequence[Card | None], hooks: Sequence[str]) -> Iterator[tuple[Hooks[Table], Source]]:
         """The modifiers in play, then the fighting cards' own effects and tokens: those overriding any of ``hooks``."""
         if self.modifiers:
             yield from self._rule_sources(hooks)
         for seat, card in enumerate(cards):
-            if card is None or (card.witch is None and card.token is None):
+            if card is None or (card.witch is None and card.token is None) or not _any_in(hooks, own_hooks(card)):
                 continue
             found: Hooks[Table] | None = effect_of(card) or token_of(card)
-            if found is not None and not hooks.isdisjoint(found.overrides):
+            if found is not None:
                 yield found, Source(seat, card)
 
     def held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         """Witches and tokens in hands that override ``hook`` (a snapshot: they may leave while iterating)."""
         for hand in self.hands:
             for card in hand:
-                if card.witch is not None or card.token is not None:
-                    found = effect_of(card) or token_of(card)
-                    if found is not None and hook in found.overrides:
-                        return self._held_sources(hook)
+                if (card.witch is not None or card.token is not None) and hook in own_hooks(card):
+                    return self._held_sources(hook)
         return iter(())  # none in either hand: no hook can run, so no hand can change meanwhile
 
     def _held_sources(self, hook: str) -> Iterator[tuple[Effect[Table] | Token[Table], Source]]:
         for seat in (0, 1):
             for card in list(self.hands[seat]):
-                if card.witch is None and card.token is None:
+                if (card.witch is None and card.token is None) or hook not in own_hooks(card):
                     continue
                 found: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-                if found is not None and hook in found.overrides:
+                if found is not None:
                     yield found, Source(seat, card)
 
     # == events =============================================================
@@ -291,6 +361,11 @@ class Table:
     def emit(self, kind: str, text: str, secret: Mapping[Seat, Mapping[str, Any]] | None = None,
              private: bool = False, **public: Any) -> None:
         self.events.append(Event(kind, {"text": text, **public}, {} if secret is None else dict(secret), private))
+
+    def event(self, kind: str, public: dict[str, Any], secret: dict[Seat, Mapping[str, Any]] | None = None) -> None:
+        """As :meth:`emit`, the public part (``text`` first) and the secret one made by the caller: the per-turn events
+        are made this way, without a dict of keyword arguments to merge and a copy of the secret part."""
+        self.events.append(Event(kind, public, {} if secret is None else secret, False))
 
     def tell(self, seat: Seat, text: str, **fields: Any) -> None:
         """An event for one seat alone (what an effect lets only that player see); its public part holds nothing."""
@@ -437,12 +512,12 @@ class Table:
                     break
                 card = hooks.drawn(self, src, seat, card)
             if card is None:
-                self.emit("draw", f"{who(seat)} {reason}.", seat=seat)
+                self.event("draw", {"text": f"{who(seat)} {reason}.", "seat": seat})
                 continue
             card = self.enter(seat, card)
             shown = card.notation(self.turn, marks=True)
-            self.emit("draw", f"{who(seat)} {reason}.", {seat: {"text": f"You draw {shown}.", "card": shown}},
-                      seat=seat)
+            self.event("draw", {"text": f"{who(seat)} {reason}.", "seat": seat},
+                       {seat: {"text": f"You draw {shown}.", "card": shown}})
         return drawn
 
     def replace_card(self, seat: Seat, old: Card, new: Card, why: str) -> None:
@@ -472,13 +547,13 @@ class Table:
         total = max(0, hit.total)
         if total <= 0:
             if amount > 0:
-                self.emit("damage", f"{who(seat)}'s Empire takes no damage ({why}).", seat=seat, amount=0,
-                          hp=self.hp[seat])
+                self.event("damage", {"text": f"{who(seat)}'s Empire takes no damage ({why}).", "seat": seat,
+                                      "amount": 0, "hp": self.hp[seat]})
             return 0
         before = self.hp[seat]
         self.hp[seat] -= total
-        self.emit("damage", f"{who(seat)}'s Empire takes {total} damage ({why}); {self.hp[seat]} HP left.",
-                  seat=seat, amount=total, hp=self.hp[seat])
+        self.event("damage", {"text": f"{who(seat)}'s Empire takes {total} damage ({why}); {self.hp[seat]} HP left.",
+                              "seat": seat, "amount": total, "hp": self.hp[seat]})
         if before > 0 >= self.hp[seat]:
             # the moment it fell: falls inside one ``together`` block share theirs
             self.set_count(f"fell:{seat}", self.count("falls") + 1 if self.at_once else self.bump("falls"))
@@ -549,7 +624,7 @@ class Table:
             return reason
         if card.witch is not None or card.token is not None:
             own: Effect[Table] | Token[Table] | None = effect_of(card) or token_of(card)
-            if own is not None and "playable" in own.overrides:
+            if own is not None and "playable" in own_hooks(card):
                 reason = own.playable(self, Source(seat, card))
                 if reason:
                     return reason
@@ -566,7 +641,7 @@ class Table:
 
     def blockers(self, seat: Seat) -> list[tuple[Effect[Table], Card]]:
         """The witches in ``seat``'s hand that restrict what else it may play."""
-        return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and _blocks(eff)]
+        return [(eff, held) for held in self.hands[seat] if (eff := effect_of(held)) is not None and "blocks" in own_hooks(held)]
 
     def reasons(self, seat: Seat) -> list[str | None]:
         """Per card of ``seat``'s hand, why it may not be played now (None: it may)."""
@@ -724,8 +799,8 @@ class Table:
         """Next turn: start-of-turn effects, both draw (first drawer alternating), then the sealed duel opens."""
         self.turn += 1
         self.first_drawer = 1 - self.first_drawer
-        self.emit("turn", f"Turn {self.turn}: {who(self.first_drawer)} draws first.", turn=self.turn,
-                  first_drawer=self.first_drawer)
+        self.event("turn", {"text": f"Turn {self.turn}: {who(self.first_drawer)} draws first.", "turn": self.turn,
+                            "first_drawer": self.first_drawer})
         for hooks, src in self.rule_sources("turn_start"):
             hooks.turn_start(self, src)
         for held, src in self.held_sources("held_start"):
@@ -780,8 +855,8 @@ class Table:
         self.in_play = played
         self.cast = [not (c is not None and c.is_witch) for c in played]
         shown = [c.notation() if c else "pass" for c in played]
-        self.emit("reveal", f"Revealed: {shown[0]} vs {shown[1]}.", cards=shown)
-        passed = None in played
+        self.event("reveal", {"text": f"Revealed: {shown[0]} vs {shown[1]}.", "cards": shown})
+        passed = played[0] is None or played[1] is None  # (not ``None in``: that asks each card's __eq__)
         for seat, card in enumerate(played):
             if card is not None:
                 for hooks, src in self.rule_sources("played"):
@@ -791,7 +866,7 @@ class Table:
     def resolve(self) -> None:
         """Cast the witches (first drawer first), fight, end the turn; stop wherever a question is asked."""
         assert self.in_play is not None
-        passed = None in self.in_play  # a pass cancels everything: the other card casts nothing
+        passed = self.in_play[0] is None or self.in_play[1] is None  # a pass cancels everything: the other card casts nothing
         for seat in (self.first_drawer, 1 - self.first_drawer):
             card = self.in_play[seat]
             if self.cast[seat] or card is None or passed:
@@ -818,7 +893,7 @@ class Table:
         self.pending = None
         self.emit("answer", f"{who(pending.seat)} has chosen.",
                   {pending.seat: {"text": f"You chose: {pending.options[choice]}."}}, seat=pending.seat)
-        eff = EFFECTS.get(pending.key)
+        eff = _EFFECTS.get(pending.key)
         if eff is not None:
             eff.answer(self, Source(pending.seat, pending.caster), pending, choice)
         if self.waiting():  # (a method: the hook may have asked again, which a type checker cannot see)
@@ -958,7 +1033,7 @@ class Table:
     def record(self, cards: tuple[Card | None, Card | None], powers: tuple[int | None, int | None],
                winner: Seat | None, damage: tuple[int, int], summary: str) -> None:
         self.last_duel = Duel(self.turn, cards, powers, winner, damage, summary)
-        self.emit("fight", summary, winner=winner, powers=list(powers), damage=list(damage))
+        self.event("fight", {"text": summary, "winner": winner, "powers": list(powers), "damage": list(damage)})
 
     # == the end ============================================================
 

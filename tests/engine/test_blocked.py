@@ -78,6 +78,14 @@ def test_the_other_seats_reasons_carry_over_a_first_seal() -> None:
     assert GAME.blocked(sealed, 1) is reasons and GAME.blocked(sealed, 0) == []
 
 
+def test_the_other_seats_plays_carry_over_a_first_seal_and_no_third_seat_is_waited_for() -> None:
+    state = GAME.setup({}, 3)
+    plays = GAME.legal(state, 1)
+    sealed, _ = GAME.apply(state, 0, GAME.legal(state, 0)[0])
+    assert GAME.legal(sealed, 1) is plays and GAME.legal(sealed, 0) == []
+    assert GAME.blocked(state, 2) == [] and GAME.blocked(state, -1) == []
+
+
 def test_fairy_meat_blocks_nothing_until_cards_are_chosen() -> None:
     state = FAIRY_MEAT.setup({}, 1)
     assert FAIRY_MEAT.blocked(state, 0) == [] and FAIRY_MEAT.blocked(state, 1) == [], "weapons are chosen, not cards"
@@ -164,3 +172,14 @@ def test_fairy_tableau_blocked_says_why_a_card_is_used_by_no_play(seed: int, fai
 
     _play_out(TABLEAU, {"fairies": fairies}, seed, check)
     assert TABLEAU.blocked(TABLEAU.setup({}, 1), 1) == [], "no seat but the player's"
+
+
+def test_the_plays_offered_are_maps_shared_by_every_state() -> None:
+    """``legal`` offers the same map for the same slot in every state (made once: no caller changes one)."""
+    state = GAME.setup({}, 4)
+    first = {d["slot"]: d for d in GAME.legal(state, 0)}
+    for seat in (0, 1):
+        state, _ = GAME.apply(state, seat, GAME.legal(state, seat)[0])
+    later = {d["slot"]: d for d in GAME.legal(state, 0)}
+    assert all(later[slot] is first[slot] for slot in set(first) & set(later)) and set(first) & set(later)
+    assert all(d == {"kind": "play", "slot": slot} for slot, d in later.items())

@@ -121,3 +121,69 @@ def test_choice_picks_members() -> None:
         item, rng = rng.choice("wxyz")
         seen.add(item)
     assert seen == set("wxyz")
+
+
+_MASK = 2**64 - 1
+
+
+def _reference_below(state: int, n: int) -> tuple[int, int]:
+    """SplitMix64's draw below ``n`` in plain integers, as written in the rules (the compiled build draws in
+    machine arithmetic, which must give the same values)."""
+    limit = 2**64 - 2**64 % n
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = z ^ (z >> 31)
+        if value < limit:
+            return value % n, state
+
+
+def _unmix(value: int) -> int:
+    """The state whose next draw is ``value`` (SplitMix64's mixing inverted)."""
+    def unshift(x: int, k: int) -> int:
+        out = x
+        for _ in range(64 // k + 1):
+            out = x ^ (out >> k)
+        return out
+    z = unshift(value, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 2**64)) & _MASK
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & _MASK
+    z = unshift(z, 30)
+    return (z - 0x9E3779B97F4A7C15) & _MASK
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=SEEDS, n=st.one_of(st.integers(1, 60), st.integers(1, 2**31 + 5), st.integers(1, 2**64)))
+def test_below_matches_the_reference(seed: int, n: int) -> None:
+    """Every bound, small or not, draws what SplitMix64 in plain integers draws, and leaves the same state."""
+    value, rng = Rng.from_seed(seed).below(n)
+    assert (value, rng.state) == _reference_below(seed, n)
+
+
+@pytest.mark.parametrize("n", [3, 7, 52, 1000003, 2**31 - 1])
+def test_below_redraws_a_value_in_the_rejected_top(n: int) -> None:
+    """A first draw among the top ``2**64 % n`` values is rejected and drawn again, as in plain integers (the
+    states are made so that the first draw lands there: its highest value and its lowest)."""
+    rest = 2**64 % n
+    for top in {0, rest - 1}:
+        state = _unmix(_MASK - top)
+        value, rng = Rng(state).below(n)
+        assert (value, rng.state) == _reference_below(state, n)
+        assert rng.state == (state + 2 * 0x9E3779B97F4A7C15) & _MASK  # drawn twice: the first was rejected
+    kept = _unmix(_MASK - rest)  # the highest value kept
+    assert Rng(kept).below(n)[1].state == (kept + 0x9E3779B97F4A7C15) & _MASK
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=SEEDS, size=st.integers(0, 60))
+def test_shuffled_matches_the_reference(seed: int, size: int) -> None:
+    """A shuffle is Fisher-Yates over the reference draws."""
+    out = list(range(size))
+    state = seed
+    for i in range(size - 1, 0, -1):
+        j, state = _reference_below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    shuffled, rng = Rng(seed).shuffled(range(size))
+    assert (list(shuffled), rng.state) == (out, state)

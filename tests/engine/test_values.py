@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from engine import registry
-from engine.creature_wars.cards import Card, CardKind, Tribe
+from engine.creature_wars import cards
+from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe
 from engine.creature_wars.effects import Fight, Source
 from engine.creature_wars.state import Duel
 from engine.fairy_meat.combat import Result
@@ -67,3 +68,24 @@ def test_defaults_are_fresh_per_value() -> None:
     a.conditions.append("web")
     assert b.conditions == [] and Side(0).hand is not Side(0).hand and Fight([], []).returns is not Fight([], []).returns
     assert Event("x", {}).secret == {} and Event("x", {}).secret is not Event("x", {}).secret
+
+
+def test_the_cards_replace_is_dataclasses_own_field_by_field() -> None:
+    """``cards.replace`` (the witches' way of changing a card) changes each field as ``dataclasses.replace`` does,
+    refuses a name that is no field, and hands any other value to ``dataclasses.replace``."""
+    marked = Card(8, CardKind.CREATURE, 2, 3, Tribe.WOLF, None, None, True, False, False, 4, False, "Raven", (("web", 1),))
+    changes: dict[str, Any] = {
+        "uid": 9, "kind": CardKind.WITCH, "level": 5, "base": 0, "tribe": Tribe.DRAGON, "ptype": PowerType.FIRE,
+        "witch": "Blind Witch", "tribe_rally": False, "type_rally": True, "witch_rally": True, "ready_turn": 7,
+        "banned": True, "token": None, "tags": (("ring", 2),),
+    }
+    assert {f.name for f in dataclasses.fields(Card)} == set(changes)
+    for name, value in changes.items():
+        assert cards.replace(marked, **{name: value}) == dataclasses.replace(marked, **{name: value})
+    assert cards.replace(marked, **changes) == dataclasses.replace(marked, **changes)
+    assert cards.replace(marked) == marked and cards.replace(marked) is not marked
+    with pytest.raises(TypeError):
+        cards.replace(marked, lvl=3)
+    duel = Duel(2, (CARD, None), (7, None), 0, (0, 3), "won")
+    assert cards.replace(duel, summary="lost") == dataclasses.replace(duel, summary="lost")
+    assert cards.replace(Rng(3), state=4) == Rng(4), "a field may have any name but the value's own parameter's"

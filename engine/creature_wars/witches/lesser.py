@@ -1,9 +1,7 @@
 """Lesser witches (levels 1-3): students of the art."""
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engine.creature_wars.cards import BASE_STRENGTH, Card, PowerType, Tribe
+from engine.creature_wars.cards import BASE_STRENGTH, Card, PowerType, Tribe, replace
 from engine.creature_wars.effects import Effect, Fight, Rule, Source, effect, rule
 from engine.creature_wars.state import Pending
 from engine.creature_wars.table import Table, effect_of, spec_text, who

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
-from engine.creature_wars.cards import WITCH_BASE, Card, PowerType, Tribe
+from engine.creature_wars.cards import WITCH_BASE, Card, PowerType, Tribe, replace
 from engine.creature_wars.effects import Effect, Fight, Hit, Rule, Source, Token, effect, rule, token
 from engine.creature_wars.state import Modifier, Pending
 from engine.creature_wars.table import Table, who

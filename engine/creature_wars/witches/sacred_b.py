@@ -7,10 +7,9 @@ included); a level never drops below 1.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Iterator
 
-from engine.creature_wars.cards import Card, PowerType, Tribe, beats
+from engine.creature_wars.cards import Card, PowerType, Tribe, beats, replace
 from engine.creature_wars.effects import EFFECTS, Effect, Fight, Hit, Rule, Source, Token, effect, rule, token
 from engine.creature_wars.state import Pending
 from engine.creature_wars.table import RALLY_SIZE, Table, effect_of, spec_of, who

@@ -1,9 +1,7 @@
 """Sacred witches (levels 4-6), part c of the catalogue's order."""
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engine.creature_wars.cards import BASE_STRENGTH, Card, PowerType, Tribe
+from engine.creature_wars.cards import BASE_STRENGTH, Card, PowerType, Tribe, replace
 from engine.creature_wars.effects import Effect, Fight, Hit, Rule, Source, Token, effect, rule, token
 from engine.creature_wars.state import Modifier, Pending
 from engine.creature_wars.table import Table, who

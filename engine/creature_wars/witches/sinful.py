@@ -1,9 +1,7 @@
 """Sinful witches (levels 7-9): the most perilous effects."""
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engine.creature_wars.cards import Card, PowerType, Tribe
+from engine.creature_wars.cards import Card, PowerType, Tribe, replace
 from engine.creature_wars.effects import Effect, Fight, Hit, Rule, Source, Token, effect, rule, token
 from engine.creature_wars.state import Modifier, Pending
 from engine.creature_wars.table import Table, who

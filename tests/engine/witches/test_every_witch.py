@@ -9,9 +9,10 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from engine.creature_wars import GAME
-from engine.creature_wars.cards import PowerType, Tribe
-from engine.creature_wars.effects import EFFECTS
-from engine.creature_wars.state import State
+from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe
+from engine.creature_wars.effects import EFFECTS, RULES, TOKENS
+from engine.creature_wars.state import Modifier, State
+from engine.creature_wars.table import _rule_hooks, own_hooks
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity
 from engine.interface import redact_all
 from tests.engine.test_properties import check_conservation, check_events, check_view, seen
@@ -100,3 +101,17 @@ def test_a_creature_a_seat_saw_fight_may_be_named_once_back_in_its_owners_hand()
     named = [m.text for m in state.modifiers]
     assert named == ["Seductive Witch: Player 2 must play Lvl.3 Fire Skeleton {3} next turn."]
     assert all(named[0] in str(GAME.view(state, viewer)["modifiers"]) for viewer in (0, 1, None))
+
+
+def test_the_hooks_kept_per_name_are_the_effects_own() -> None:
+    """The table asks a dict of its own which hooks a card's witch or token and a modifier's rule override (asked
+    twice: the second answer comes from the dict), and it answers what the effect, token or rule itself says."""
+    for _ in range(2):
+        for spec in CATALOGUE:
+            assert own_hooks(Card.new_witch(1, spec.name, 3)) == EFFECTS[spec.key].overrides
+        for name, made in TOKENS.items():
+            assert own_hooks(Card(2, CardKind.CREATURE, 1, 0, token=name)) == made.overrides
+        for key, rule in RULES.items():
+            assert _rule_hooks(Modifier(key, 0)) == rule.overrides
+        assert own_hooks(Card.creature(3, Tribe.WOLF, 2, PowerType.FIRE)) == frozenset()
+        assert own_hooks(Card(4, CardKind.CREATURE, 1, 0, token="no such token")) == frozenset()
