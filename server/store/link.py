@@ -118,8 +118,9 @@ async def open_like(redis: aioredis.Redis, timeout: float = REPLY_TIMEOUT) -> Li
 
 class Scripts:
     """Lua script calls to one plain Redis written on a link of their own, many in one write (the calls of every
-    request pipelined on it): a round trip through redis-py's pool costs ten times the CPU. A call a lost or silent
-    link did not answer is sent again through redis-py, as redis-py retries a call whose connection failed."""
+    request pipelined on it): a round trip through redis-py's pool costs ten times the CPU. Calls go through
+    redis-py instead while no link can be opened; calls written on a link that then fails fail with it (whether
+    they ran is for the caller to find out, as after a lost reply through redis-py): they are never sent twice."""
 
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis
@@ -140,19 +141,22 @@ class Scripts:
         return self.link
 
     async def run(self, calls: list[tuple[AsyncScript, list[str], list[Any]]]) -> list[Any] | None:
-        """The calls' replies in order (an error reply as its exception), or None when the link failed (the
-        caller sends them through redis-py)."""
+        """The calls' replies in order (an error reply as its exception), or None when no link could be opened
+        (nothing was sent: the caller sends them through redis-py)."""
         try:
             link = await self._link()
-            packed = b"".join([hiredis.pack_command(("EVALSHA", script.sha, len(names), *names, *args))
-                               for script, names, args in calls])
+        except (OSError, TimeoutError):
+            return None
+        packed = b"".join([hiredis.pack_command(("EVALSHA", script.sha, len(names), *names, *args))
+                           for script, names, args in calls])
+        try:
             async with asyncio.timeout(REPLY_TIMEOUT):
                 return await link.call(packed, len(calls))
-        except (OSError, TimeoutError):
-            if self.link is not None:
-                self.link.close()
+        except (OSError, TimeoutError):  # lost or silent: closed, and the next call opens another (a caller
+            link.close()                  # cancelled leaves it open: its replies still come, and are skipped)
+            if self.link is link:
                 self.link = None
-            return None
+            raise
 
     def close(self) -> None:
         if self.link is not None:
