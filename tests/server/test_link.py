@@ -62,3 +62,26 @@ async def test_a_call_the_link_cannot_carry_goes_through_redis_py(redis_url: str
         assert store.scripts is not None and store.scripts.link is None
     finally:
         await store.close()
+
+
+async def test_a_cancelled_call_leaves_the_calls_pipelined_with_it_their_replies(redis_url: str) -> None:
+    """A request given up (its client gone) while its script call is in flight: the link stays open, the reply
+    it was owed is skipped, and the call written after it gets its own."""
+    store = Store(redis_url)
+    pauser = redis.Redis.from_url(redis_url)
+    try:
+        echo = store.redis.register_script("return ARGV[1]")
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["warm"])]) == [b"warm"]
+        pauser.execute_command("CLIENT", "PAUSE", "300", "WRITE")  # both calls wait in flight
+        given_up = asyncio.ensure_future(keys.run_all(store.redis, [(echo, ["k"], ["first"])]))
+        await asyncio.sleep(0.05)
+        second = asyncio.ensure_future(keys.run_all(store.redis, [(echo, ["k"], ["second"])]))
+        await asyncio.sleep(0.05)
+        given_up.cancel()
+        assert await asyncio.wait_for(second, 10) == [b"second"]
+        assert store.scripts is not None and store.scripts.link is not None and store.scripts.link.lost is None
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["third"])]) == [b"third"]
+    finally:
+        pauser.execute_command("CLIENT", "UNPAUSE")
+        pauser.close()
+        await store.close()
