@@ -329,7 +329,8 @@ class Client:
                      sit: bool = True, daily: bool = False, spectator_chat: str | None = None,
                      nonce: str | None = None, ranked: bool = False, replays: str | None = None,
                      computer: str | None = None) -> Seat | str:
-        """Create a room (``daily``: today's seed, default options); returns the seat taken, or the room id with ``sit=False``.
+        """Create a room (``daily``: today's seed, default options); returns the seat taken, once the room's first view
+        has come (in ``views`` from the deal on), or the room id with ``sit=False``.
         ``computer`` (a level, ``random`` or ``strong``): the server's computer player takes the other seat.
 
         Sitting sends ``nonce`` (a fresh random one unless given) for the deal: see :func:`new_nonce`."""
@@ -364,17 +365,25 @@ class Client:
         found = self._find(rid)
         if found is None:
             raise self.refused.pop(rid)
-        return found
+        return await self._entered(found)
+
+    async def _entered(self, seat: Seat) -> Seat:
+        """``seat`` once its room's first view frame has come too (the server sends it right after the seat, but
+        it may arrive in a later read): a caller finds the room in ``views`` (or its null view before the deal)."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: seat.room in self.versions), 10)
+        return seat
 
     def _find(self, rid: int) -> Seat | None:
         return self.granted.get(rid)
 
     async def join(self, room: str, seat: int | None = None, nonce: str | None = None) -> Seat:
-        """Take a seat (the first free one unless ``seat``), contributing ``nonce`` (fresh unless given) to the deal."""
+        """Take a seat (the first free one unless ``seat``), contributing ``nonce`` (fresh unless given) to the deal;
+        returns once the room's first view has come too."""
         fields: dict[str, Any] = {"nonce": new_nonce() if nonce is None else nonce}
         if seat is not None:
             fields["seat"] = seat
-        return _seat(await self.request("join", room=room, **fields))
+        return await self._entered(_seat(await self.request("join", room=room, **fields)))
 
     async def resume(self, room: str, token: str) -> Seat:
         return _seat(await self.request("resume", room=room, token=token))

@@ -2,11 +2,11 @@
 sent together as the next batch, so batches grow with the load; each gets its own result (a stale one fails
 alone), as if sent by itself.
 
-A batch is packed once (hiredis' C packer) and written on a connection kept
-for commits, and its replies read back in order: no pipeline object per batch. On one plain TCP Redis that
-connection is a :class:`server.store.link.Link`, which parses the replies as they arrive, with no read
-coroutine per reply. Every call is a Lua script
-call (EVALSHA, not in a transaction: each script is atomic by itself and the calls are independent). On a
+A batch is packed once (hiredis' C packer) and written on a connection kept for commits, and its replies read
+back in order: no pipeline object per batch. On one plain TCP Redis that connection is a
+:class:`server.store.link.Link`, which parses the replies as they arrive, with no read coroutine per reply.
+Every call is a Lua script call (EVALSHA, not in a transaction: each script is atomic by itself and the calls
+are independent). On a
 Redis Cluster a batch is split by the primary that serves each call's slot, with a commit connection kept per
 primary, and the parts are sent at once. With ``replicas`` (``--min-replicas-acked``), ``WAIT replicas timeout``
 follows each batch on its connection: if fewer replicas confirm it in time, each call of the batch that

@@ -74,3 +74,23 @@ async def test_a_request_sent_while_the_connection_closes_fails_cleanly(unhandle
     assert [c["message"] for c in unhandled] == []
     assert failure is ConnectionLost
 
+
+
+async def test_create_and_join_return_with_the_rooms_first_view(server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat comes in one frame and the room's view in the next, which may arrive in a later read (here: 50 ms
+    later): ``create`` and ``join`` return once both are in, so the caller finds the view."""
+    from server.rooms.room import Room
+
+    send_entry = Room.send_entry
+
+    def later(self: Room, conn: Any, seat: int | None, re: int) -> None:
+        asyncio.get_running_loop().call_later(0.05, send_entry, self, conn, seat, re)
+
+    monkeypatch.setattr(Room, "send_entry", later)
+    async with await Client.connect(server_url) as player, await Client.connect(server_url) as other:
+        solo = await player.create("fairy_tableau", seed=1)
+        assert not isinstance(solo, str) and player.views[solo.room]["legal"]
+        host = await player.create("creature_wars", seed=2)
+        assert not isinstance(host, str) and host.room in player.versions  # its view is null until the deal
+        guest = await other.join(host.room)
+        assert other.views[guest.room]["hands"][guest.seat]["cards"]
