@@ -69,7 +69,7 @@ class CardKind(enum.StrEnum):
     WITCH = "witch"
 
 
-@dataclass(init=False, unsafe_hash=True, slots=True)
+@dataclass(init=False, eq=False, slots=True)
 class Card:
     """One card. ``uid`` is for the engine's bookkeeping only and never leaves in a view.
 
@@ -112,6 +112,21 @@ class Card:
         self.banned = banned
         self.token = token
         self.tags = tags
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
+                self.type_rally, self.witch_rally, self.ready_turn, self.banned, self.token, self.tags)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal field by field, as a dataclass compares (written: the generated one stays interpreted when
+        compiled, and the views' face caches compare cards at every decision)."""
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        """The hash a dataclass with ``unsafe_hash`` gives: of the fields' tuple."""
+        return hash(self._key())
 
     @classmethod
     def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:

@@ -89,3 +89,20 @@ def test_the_cards_replace_is_dataclasses_own_field_by_field() -> None:
     duel = Duel(2, (CARD, None), (7, None), 0, (0, 3), "won")
     assert cards.replace(duel, summary="lost") == dataclasses.replace(duel, summary="lost")
     assert cards.replace(Rng(3), state=4) == Rng(4), "a field may have any name but the value's own parameter's"
+
+
+def test_a_cards_equality_and_hash_are_its_fields() -> None:
+    """Card's written ``__eq__`` and ``__hash__`` answer as a dataclass's would: equal exactly when every field is,
+    hashed as the fields' tuple (so sets and dicts of cards keep their order), never equal to another kind."""
+    base = Card.creature(7, Tribe.SKELETON, 2, PowerType.NIGHTMARE)
+    fields = [f.name for f in dataclasses.fields(Card)]
+    assert base == cards.replace(base) and hash(base) == hash(tuple(getattr(base, n) for n in fields))
+    changed = {"uid": 8, "level": 3, "base": 1, "tribe": Tribe.WOLF, "ptype": None, "witch": "x", "tribe_rally": True,
+               "type_rally": True, "witch_rally": True, "ready_turn": 4, "banned": True, "token": "t", "tags": (("a", 1),),
+               "kind": CardKind.WITCH}
+    assert set(changed) == set(fields)
+    for name, value in changed.items():
+        other = dataclasses.replace(base, **{name: value})
+        assert other != base and not other == base, name
+        assert hash(other) == hash(tuple(getattr(other, n) for n in fields))
+    assert base != (7, "creature") and base.__eq__(object()) is NotImplemented
