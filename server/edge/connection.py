@@ -168,6 +168,19 @@ _framed: tuple[bytes | None, bytes] = (None, b"")
 """The last frame given to :func:`wire`, and its websocket framing."""
 
 
+def _free(conn: Connection) -> bool:
+    """Nothing queued or being sent before a new frame (``queued``, the outbox's bytes, is 0 while it is empty), the
+    socket open and its transport nearly drained."""
+    ws = conn.ws
+    return (not conn.busy and not conn.queued and ws.send_in_progress is None and ws.protocol.state is State.OPEN
+            and ws.transport.get_write_buffer_size() < DIRECT_BUFFER)
+
+
+def _plain(protocol: Any) -> bool:
+    """A frame can be written framed as :func:`wire` frames it: no extension, nothing of another message pending."""
+    return not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame
+
+
 def wire(frame: bytes) -> bytes:
     """``frame`` as a server writes it in a websocket binary frame (unmasked, no extension): framed once for every
     connection it is sent to in a row, as a room's broadcast sends one frame to all the watchers of a seat."""
@@ -203,13 +216,9 @@ class Connection(Peer):
         """Queue a frame; drop a reader that lets too many frames or bytes pile up."""
         if self.dead:
             return
-        # written at once when nothing waits before it and the socket keeps up
-        ws = self.ws
-        if (not self.busy and not self.queued and ws.send_in_progress is None
-                and ws.transport.get_write_buffer_size() < DIRECT_BUFFER and ws.protocol.state is State.OPEN):
-            protocol = ws.protocol
-            if not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame:
-                ws.transport.write(wire(frame))  # written now: one framing for every watcher sent this frame
+        if _free(self):  # written at once when nothing waits before it and the socket keeps up
+            if _plain(self.ws.protocol):
+                self.ws.transport.write(wire(frame))  # written now: one framing for every watcher sent this frame
                 return
             try:
                 broadcast([self.ws], frame, raise_exceptions=True)  # written now, no task switch per frame
@@ -220,20 +229,13 @@ class Connection(Peer):
 
     @classmethod
     def send_all(cls, peers: list[Peer], frame: bytes) -> None:
-        """:meth:`send` to each of ``peers`` (connections), framed once and its checks inline: a broadcast makes them
-        for each of a thousand spectators. ``queued`` is the outbox's bytes: none while it is empty."""
+        """:meth:`send` to each of ``peers`` (connections), framed once: a broadcast's frame for a thousand
+        spectators, say."""
         wired = wire(frame)
-        opened = State.OPEN
         for peer in peers:
             conn = cast(Connection, peer)
-            if conn.dead:
-                continue
-            ws = conn.ws
-            protocol = ws.protocol
-            if (not conn.busy and not conn.queued and ws.send_in_progress is None and protocol.state is opened
-                    and not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame
-                    and ws.transport.get_write_buffer_size() < DIRECT_BUFFER):
-                ws.transport.write(wired)
+            if not conn.dead and _free(conn) and _plain(conn.ws.protocol):
+                conn.ws.transport.write(wired)
             else:
                 conn.send(frame)
 

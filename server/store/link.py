@@ -1,10 +1,11 @@
 """A connection to one Redis kept for batches of commands: each batch written whole, its replies parsed by
 hiredis as they arrive and handed to the batch that waits for them, in order.
 
-The group commit (server/store/group.py) sends one batch at a time; through redis-py each reply cost a read
-coroutine of its own over an asyncio stream, a fifth of the commit path's CPU. Here the socket's protocol parses
-what arrives and completes the batch's future in the same callback. It connects as redis-py would for a plain
-TCP Redis (``AUTH`` and ``SELECT`` from the pool's settings); any other kind of connection keeps redis-py's path.
+The group commit (server/store/group.py) keeps one for its batches, and :class:`Scripts` one for the script calls
+of ``keys.run_all``: through redis-py each reply cost a read coroutine of its own over an asyncio stream (and each
+call its pool's bookkeeping). Here the socket's protocol parses what arrives and completes the batch's future in
+the same callback. It connects as redis-py would for a plain TCP Redis (``AUTH`` and ``SELECT`` from the pool's
+settings); any other kind of connection keeps redis-py's path.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from redis.commands.core import AsyncScript
 __all__ = ["REPLY_TIMEOUT", "Link", "Scripts", "plain", "scripts_of"]
 
 REPLY_TIMEOUT = 10.0
-"""Seconds a batch of script calls waits for its replies on a link before it is sent again through redis-py."""
+"""Seconds a batch of script calls waits for its replies on a link before the link is closed and the calls fail."""
 
 
 class Link(asyncio.Protocol):
@@ -59,7 +60,7 @@ class Link(asyncio.Protocol):
         """Write ``packed`` (``replies`` commands); the future holds their replies once all have come."""
         future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
         if self.lost is not None or self.transport is None or self.transport.is_closing():
-            future.set_exception(self.lost or ConnectionError("the commit connection to Redis is closed"))
+            future.set_exception(self.lost or ConnectionError("the link to Redis is closed"))
             return future
         self.waiting.append((replies, [], future))
         self.transport.write(packed)
@@ -69,7 +70,7 @@ class Link(asyncio.Protocol):
         """Close the socket: every batch still waiting fails."""
         if self.transport is not None:
             self.transport.abort()
-        self._fail(ConnectionError("the commit connection to Redis was closed"))
+        self._fail(ConnectionError("the link to Redis was closed"))
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # a stream transport: uvloop's is not a subclass
@@ -91,7 +92,7 @@ class Link(asyncio.Protocol):
                     future.set_result(got)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._fail(exc or ConnectionError("Redis closed the commit connection"))
+        self._fail(exc or ConnectionError("Redis closed the link"))
 
     def _fail(self, exc: Exception) -> None:
         if self.lost is None:

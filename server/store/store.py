@@ -351,9 +351,9 @@ class Store:
         """Every key on one Redis: a room's script also writes what lies in other slots (the open set, a request's
         key, a player's rooms), saving round trips; on a Redis Cluster those are steps of their own, taken first."""
         self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas)
+        """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self.scripts = link.scripts_of(self.redis, make=self.cluster is None)
         """On one plain Redis: script calls (``keys.run_all``) written on a link of their own."""
-        """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
         self._create = self.redis.register_script(_CREATE)
