@@ -6,7 +6,6 @@ waits for it with growing pauses, saying so in one log line per attempt.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from server.store.store import Store
@@ -43,21 +42,26 @@ class Health:
         self.store = store
         self.up = True
         self.task: asyncio.Task[None] | None = None
+        self.stopping = False
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._watch())
 
     async def stop(self) -> None:
+        """End the watch and wait for it (a caller cancelled meanwhile is cancelled, not held)."""
+        self.stopping = True
         if self.task is not None:
             self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await asyncio.wait({self.task})
 
     async def _watch(self) -> None:
-        while True:
+        # Python 3.11's ``asyncio.wait_for`` loses a cancellation that comes as the ping's reply does (it returns the
+        # reply): the ping is bounded by ``asyncio.timeout``, which does not, and ``stopping`` ends the loop anyway
+        while not self.stopping:
             await asyncio.sleep(INTERVAL)
             try:
-                await asyncio.wait_for(self.store.ping(), INTERVAL * 2)
+                async with asyncio.timeout(INTERVAL * 2):
+                    await self.store.ping()
                 up = True
             except Exception:
                 up = False

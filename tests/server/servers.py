@@ -43,7 +43,19 @@ async def serving(redis_url: str, **settings: Any) -> AsyncIterator[str]:
         yield f"ws://{host}:{port}"
     finally:
         stop.set()
-        await asyncio.wait_for(task, 10)
+        await stopped(task)
+
+
+async def stopped(task: asyncio.Task[Any], seconds: float = 10) -> None:
+    """Wait for a server's ``run`` told to stop, and raise what it raised; a server that does not stop within
+    ``seconds`` is cancelled and fails the test. (``asyncio.wait_for`` would wait on for a task that ignores its
+    cancellation, without bound.)"""
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.cancel()
+        await asyncio.wait({task}, timeout=5)
+        raise AssertionError(f"the server did not stop within {seconds:g} s of being told to")
+    task.result()
 
 
 

@@ -14,6 +14,7 @@ from server.cli import main
 from server.edge.app import run
 from server.edge.exposure import PlainRefused, loopback
 from server.ops import metrics
+from tests.server.servers import stopped
 
 
 async def greeted(url: str, origin: str | None) -> bool:
@@ -48,7 +49,7 @@ async def with_origin(redis_url: str) -> AsyncIterator[str]:
     host, port = await asyncio.wait_for(ready, 10)
     yield f"ws://{host}:{port}"
     stop.set()
-    await asyncio.wait_for(task, 10)
+    await stopped(task)
 
 
 async def test_configured_origins_are_accepted_and_no_others(with_origin: str) -> None:
@@ -76,7 +77,7 @@ async def test_allow_plain_serves_on_every_address(redis_url: str) -> None:
         assert await greeted(f"ws://127.0.0.1:{port}", None)
     finally:
         stop.set()
-        await asyncio.wait_for(task, 10)
+        await stopped(task)
 
 
 def test_cardroom_serve_says_why_it_will_not_listen(capsys: pytest.CaptureFixture[str],

@@ -13,6 +13,7 @@ import pytest
 from client import Client, ClientError
 from server.edge.app import run
 from tests.server.redis_proxy import ReplyDropper
+from tests.server.servers import stopped
 
 
 def health(url: str) -> tuple[int, str]:
@@ -74,7 +75,7 @@ async def test_a_server_started_before_redis_waits_for_it(redis_url: str) -> Non
     finally:
         stop.set()
         if ready.done():
-            await asyncio.wait_for(task, 10)
+            await stopped(task)
         else:
             task.cancel()
         await proxy.close()
