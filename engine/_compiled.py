@@ -43,12 +43,14 @@ MODULES = (
     "engine.fairy_meat.rules",
     "engine.fairy_meat.view",
     "protocol.delta",
+    "server.rooms.clock",
 )
 """The modules compiled: the per-decision paths of Creature Wars and Fairy Meat, rules and views (witch effects stay
 interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one); and, beside the
-engine, the view deltas (``protocol.delta``), pure functions over views made on every decision (``protocol`` imports
-the engine before any of its modules, so the importer below is in place whatever a process imports first)."""
-BESIDE = ("protocol/delta.py",)
+engine, the view deltas (``protocol.delta``), pure functions over views made on every decision, and the match clocks
+(``server.rooms.clock``), copied, synced and read for every decision and view frame (``protocol`` and ``server.rooms``
+import the engine before any of their modules, so the importer below is in place whatever a process imports first)."""
+BESIDE = ("protocol/delta.py", "server/rooms/clock.py")
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""

@@ -21,10 +21,13 @@ WHICH = ("from engine import _compiled; import engine.registry, engine.rng, prot
 
 
 def copy_engine(tmp_path: Path, with_build: bool = False) -> Path:
-    """A copy of the engine package and the protocol one (its deltas are compiled with it), and of their build if
-    asked, to change freely: the copy's root."""
+    """A copy of the engine package, the protocol one and the other modules compiled with the engine (the deltas,
+    the match clocks), and of their build if asked, to change freely: the copy's root."""
     for package in ("engine", "protocol"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in _compiled.BESIDE:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, tmp_path / name)
     if with_build:
         shutil.copytree(_compiled.BUILD, tmp_path / ".engine-build")
     return tmp_path
@@ -111,23 +114,26 @@ def test_a_fresh_build_is_loaded_and_an_edit_turns_it_off(tmp_path: Path) -> Non
     assert ran.stdout.split()[0] == "pure" and "sources changed" in ran.stderr
 
 
-def test_an_edited_delta_module_makes_the_build_stale(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", _compiled.BESIDE)
+def test_an_edited_module_beside_the_engine_makes_the_build_stale(tmp_path: Path, name: str) -> None:
     root = copy_engine(tmp_path)
     fake_build(root)
-    delta = root / "protocol" / "delta.py"
-    delta.write_text(delta.read_text() + "\n# edited\n")
+    beside = root / name
+    beside.write_text(beside.read_text() + "\n# edited\n")
     assert "sources changed" in str(_compiled.stale(root / ".engine-build", root / "engine"))
 
 
 @pytest.mark.skipif(_compiled.stale() is not None, reason="no compiled build matching the sources (scripts/build-engine)")
-@pytest.mark.parametrize("first", ["protocol.delta", "server.edge.app", "client.connection"])
-def test_the_compiled_deltas_load_whatever_is_imported_first(first: str) -> None:
-    """``protocol`` imports the engine (which installs the build's importer) before any of its modules: a fresh
-    build's compiled ``protocol.delta`` is the one a process runs, the server's (which imports the client library's
-    browser page before the engine) included."""
-    ran = run(ROOT, f"import {first}, engine._compiled as c, protocol.delta as d; print(c.active(), d.__file__)")
+@pytest.mark.parametrize("first", ["protocol.delta", "server.rooms.clock", "server.edge.app", "client.connection"])
+def test_the_compiled_deltas_and_clocks_load_whatever_is_imported_first(first: str) -> None:
+    """``protocol`` and ``server.rooms`` import the engine (which installs the build's importer) before any of their
+    modules: a fresh build's compiled ``protocol.delta`` and ``server.rooms.clock`` are the ones a process runs, the
+    server's (which imports the client library's browser page before the engine) included."""
+    ran = run(ROOT, f"import {first}, engine._compiled as c, protocol.delta as d, server.rooms.clock as k; "
+                    "print(c.active(), d.__file__, k.__file__)")
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.split()[0] == "compiled" and ran.stdout.split()[1].endswith(_compiled.abi()), ran.stdout
+    assert ran.stdout.split()[0] == "compiled", ran.stdout
+    assert all(path.endswith(_compiled.abi()) for path in ran.stdout.split()[1:]), ran.stdout
 
 
 def test_this_process_runs_the_build_it_was_asked_for() -> None:
