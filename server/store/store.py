@@ -159,8 +159,10 @@ redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return ARGV[1]
 """
 
-# A room's ``out`` cleared once what it named is written, if it still names the same. KEYS: room; ARGV: out.
+# A room's ``out`` cleared once what it named is written, if it still names the same; with KEYS[2], the room first leaves
+# the open set. KEYS: room(, the open set); ARGV: out(, the room's id).
 _DONE = """
+if KEYS[2] then redis.call('SREM', KEYS[2], ARGV[2]) end
 if redis.call('HGET', KEYS[1], 'out') == ARGV[1] then redis.call('HDEL', KEYS[1], 'out') return 1 end
 return 0
 """
@@ -553,7 +555,11 @@ class Store:
         return raw if isinstance(raw, bytes) else b""
 
     async def done(self, room: str, out: bytes) -> None:
-        """What ``out`` named is written: the room leaves the open set, and ``out`` is cleared (if unchanged)."""
+        """What ``out`` named is written: the room leaves the open set, and ``out`` is cleared (if unchanged); on one
+        Redis in one script call (``one_node``), on a Redis Cluster (the open set in a slot of its own) in two."""
+        if self.one_node:
+            await keys.run_all(self.redis, [(self._done, [_key(room), OPEN], [out, room])])
+            return
         await self.redis.srem(OPEN, room)
         await self._done(keys=[_key(room)], args=[out])
 

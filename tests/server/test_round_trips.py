@@ -1,10 +1,12 @@
-"""Round trips to Redis to make a room and sit in it: each costs the server tens of µs of CPU (redis-py's pool, its
-timeouts, parsing the reply), so a creation takes its quota place in one, stores the room (its open-set entry and a
-request's key with it, on one Redis) in one, and claims each seat (the player's room set with it) in one; nothing
-is read back that the node has just written (a new room's chat lines)."""
+"""Round trips to Redis to make a room, sit in it and end its match: each costs the server tens of µs of CPU
+(redis-py's pool, its timeouts, parsing the reply), so a creation takes its quota place in one, stores the room (its
+open-set entry and a request's key with it, on one Redis) in one, and claims each seat (the player's room set with
+it) in one; nothing is read back that the node has just written (a new room's chat lines). The decision that ends a
+match is stored in one, and its room leaves the open set in one more."""
 from __future__ import annotations
 
 import contextvars
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -98,3 +100,18 @@ async def test_keyed_requests_take_one_more_round_trip_each(server_url: str, tri
     b, _ = await keyed(server_url, "bob", "trips-bob-secret-key-0002")
     async with a, b:
         assert await _make_and_join(trips, a, b, request="r1") == (4, 2)
+
+
+async def test_the_decision_that_ends_a_match_takes_two_round_trips(server_url: str, trips: list[int]) -> None:
+    """The decision's commit; then, on one Redis in one step, the room leaving the open set with its remaining
+    writes cleared (guests: no ratings to settle). A first match ended loads the scripts."""
+    async with await Client.connect(server_url, name="ann") as a, await Client.connect(server_url, name="bob") as b:
+        counted = []
+        for _ in range(2):
+            seat = await a.create("creature_wars")
+            assert isinstance(seat, Seat)
+            await b.join(seat.room)
+            ended, taken = await _counted(trips, functools.partial(a.resign, seat))
+            assert ended["view"]["outcome"]["reason"] == "resigned"
+            counted.append(taken)
+        assert counted[1] == 2
