@@ -12,8 +12,8 @@ from typing import Any
 from bots import make
 from bots.runner import decider, play_seat
 from client.connection import Client, Seat
-from server.store.redis_process import free_port
 from tests.server.helpers import play_to_end, strings
+from tests.server.nodes import serving_url
 
 QUICK = {"hp": 5}
 
@@ -87,12 +87,11 @@ async def test_cardroom_bot_joins_a_room_plays_it_out_and_leaves(server_url: str
 
 
 async def test_serve_with_bots_keeps_bot_rooms_waiting(redis_url: str, repo_root: Path) -> None:
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}"
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--redis-url", redis_url,
                              "--bots", "2", "--bot-level", "random"], cwd=repo_root,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
+        url = await serving_url(proc, "the server")
         waiting: list[dict[str, Any]] = []
         for _ in range(400):  # bounded: 40 s for the server and its bots to start on a loaded machine
             try:

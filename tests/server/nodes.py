@@ -4,9 +4,11 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,7 +16,6 @@ from typing import TypeVar
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
-from server.store.redis_process import free_port
 from tests.server.helpers import play_turn
 
 LEASE_MS = 1000
@@ -29,20 +30,12 @@ async def nodes(redis_url: str, repo_root: Path, args: tuple[str, ...] = ()) -> 
     procs: list[subprocess.Popen[bytes]] = []
 
     async def start(name: str) -> tuple[subprocess.Popen[bytes], str]:
-        port = free_port()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url,
-             "--node-id", name, *args], cwd=repo_root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--redis-url", redis_url,
+             "--node-id", name, *args], cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={"CARDROOM_LEASE_MS": str(LEASE_MS), **os.environ})
         procs.append(proc)
-        url = f"ws://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                await (await Client.connect(url)).close()
-                return proc, url
-            except OSError:
-                await asyncio.sleep(0.05)
-        raise AssertionError(f"node {name} did not start")
+        return proc, await serving_url(proc, f"node {name}")
 
     try:
         yield lambda name: asyncio.ensure_future(start(name))
@@ -52,6 +45,27 @@ async def nodes(redis_url: str, repo_root: Path, args: tuple[str, ...] = ()) -> 
                 os.kill(proc.pid, signal.SIGCONT)
                 proc.kill()
             proc.wait()
+
+
+async def serving_url(proc: subprocess.Popen[bytes], what: str, timeout: float = 30) -> str:
+    """The URL a server process (``serve --port 0``, its stdout a pipe) says it serves on, once it listens; the rest
+    of its output is read and dropped. The port is the one it bound: a port picked free for it beforehand could be
+    taken by another test's server while it starts, and connecting there would find the wrong server."""
+    stdout = proc.stdout
+    assert stdout is not None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            line = await asyncio.wait_for(loop.run_in_executor(None, stdout.readline), deadline - loop.time())
+        except TimeoutError:
+            raise AssertionError(f"{what} did not start within {timeout:g} s") from None
+        if not line:
+            raise AssertionError(f"{what} exited with {proc.wait()} before serving")
+        found = re.search(rb"serving on (ws://\S+:\d+)", line)
+        if found:
+            threading.Thread(target=stdout.read, daemon=True).start()  # until it exits: a full pipe would stall it
+            return found.group(1).decode()
 
 
 async def on_node(url: str, act: Callable[[Client], Awaitable[T]], *, record_frames: bool = False) -> tuple[Client, T]:

@@ -4,27 +4,22 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 import time
-from collections.abc import Callable
 
 import pytest
 
 from client import Client
-from server.store.redis_process import free_port
 from tests.server.players import pushed
 from tests.server.test_clock import timed_room
-from tests.server.test_restart import spawn
+from tests.server.test_restart import Spawn, spawn
 
 __all__ = ["spawn"]
 
 
 @pytest.mark.slow  # long: in the slow suite, a step of its own in CI
 async def test_a_restart_mid_clock_resumes_the_time_that_was_left(
-        spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]) -> None:
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}"
-    server = await spawn(port)
+        spawn: Spawn) -> None:
+    server, url = await spawn()
     a = await Client.connect(url)
     b = await Client.connect(url)
     sa, _ = await timed_room(a, b, {"move": 30})
@@ -39,7 +34,7 @@ async def test_a_restart_mid_clock_resumes_the_time_that_was_left(
     await b.close()
     await asyncio.sleep(5)  # ... and not while it is down
     starting = time.monotonic()
-    await spawn(port)
+    _, url = await spawn()
     again = await Client.connect(url)
     try:
         await again.resume(sa.room, sa.token)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from client import Client
-from server.store.redis_process import free_port
+from tests.server.nodes import serving_url
 
 
 def _low_limit() -> None:
@@ -17,16 +17,16 @@ def _low_limit() -> None:
 
 
 async def test_running_out_of_file_descriptors_is_logged(redis_url: str, repo_root: Path, tmp_path: Path) -> None:
-    port = free_port()
     err = (tmp_path / "stderr").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url],
-                            cwd=repo_root, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=_low_limit,
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--redis-url", redis_url],
+                            cwd=repo_root, stdout=subprocess.PIPE, stderr=err, preexec_fn=_low_limit,
                             env={**os.environ, "CARDROOM_LOG": "INFO"})
     conns = []
     try:
+        url = await serving_url(proc, "the server")
         for _ in range(100):
             try:
-                conns.append(await asyncio.wait_for(Client.connect(f"ws://127.0.0.1:{port}"), 2))  # kept: it says hello
+                conns.append(await asyncio.wait_for(Client.connect(url), 2))  # kept: it says hello
             except (OSError, TimeoutError):
                 if not conns:
                     await asyncio.sleep(0.1)  # still starting

@@ -13,35 +13,36 @@ from pathlib import Path
 import pytest
 
 from client import Client
-from server.store.redis_process import free_port
 from tests.server.helpers import play_to_end, play_turn
+from tests.server.nodes import serving_url
+
+Spawn = Callable[[], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
 
 
-async def _start(port: int, redis_url: str, root: Path) -> subprocess.Popen[bytes]:
+async def _start(redis_url: str, root: Path) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--redis-url", redis_url],
-        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--redis-url", redis_url, "--node-id", "restarted"],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
-    for _ in range(200):
-        try:
-            client = await Client.connect(f"ws://127.0.0.1:{port}")
-            await client.close()
-            return proc
-        except OSError:
-            await asyncio.sleep(0.05)
-    proc.kill()
-    raise AssertionError("server did not start")
+    try:
+        return proc, await serving_url(proc, "the server")
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
 
 
 @pytest.fixture
-async def spawn(redis_url: str, repo_root: Path) -> AsyncIterator[Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]]:
+async def spawn(redis_url: str, repo_root: Path) -> AsyncIterator[Spawn]:
+    """Start a server process on ``redis_url``, each on a port of its own but as the same node (a server restarted
+    takes its rooms back at once, as one restarted on its port does); each one started is killed at the end."""
     procs: list[subprocess.Popen[bytes]] = []
 
-    def start(port: int) -> asyncio.Future[subprocess.Popen[bytes]]:
-        async def go() -> subprocess.Popen[bytes]:
-            proc = await _start(port, redis_url, repo_root)
+    def start() -> asyncio.Future[tuple[subprocess.Popen[bytes], str]]:
+        async def go() -> tuple[subprocess.Popen[bytes], str]:
+            proc, url = await _start(redis_url, repo_root)
             procs.append(proc)
-            return proc
+            return proc, url
         return asyncio.ensure_future(go())
 
     yield start
@@ -51,10 +52,8 @@ async def spawn(redis_url: str, repo_root: Path) -> AsyncIterator[Callable[[int]
         proc.wait()
 
 
-async def test_sigkill_mid_match_then_resume(spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]]) -> None:
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}"
-    server = await spawn(port)
+async def test_sigkill_mid_match_then_resume(spawn: Spawn) -> None:
+    server, url = await spawn()
     a = await Client.connect(url)
     b = await Client.connect(url)
     sa = await a.create("creature_wars", seed=99)
@@ -73,7 +72,7 @@ async def test_sigkill_mid_match_then_resume(spawn: Callable[[int], asyncio.Futu
     await a.close()
     await b.close()
 
-    await spawn(port)
+    _, url = await spawn()
     a2 = await Client.connect(url)
     b2 = await Client.connect(url)
     try:
@@ -99,7 +98,7 @@ def view_of(client: Client, room: str) -> dict[str, object]:
 
 
 async def test_a_question_pending_at_a_crash_still_times_out_after_restart(
-        spawn: Callable[[int], asyncio.Future[subprocess.Popen[bytes]]], redis_url: str) -> None:
+        spawn: Spawn, redis_url: str) -> None:
     """The clock of a witch's question is re-armed when the server reloads the room."""
     from server.store.store import Store
 
@@ -109,9 +108,7 @@ async def test_a_question_pending_at_a_crash_still_times_out_after_restart(
         "first_drawer": 0,
         "answer_seconds": 2,
     }
-    port = free_port()
-    url = f"ws://127.0.0.1:{port}"
-    server = await spawn(port)
+    server, url = await spawn()
     a = await Client.connect(url)
     b = await Client.connect(url)
     sa = await a.create("creature_wars", options, seed=5)
@@ -125,7 +122,7 @@ async def test_a_question_pending_at_a_crash_still_times_out_after_restart(
     await a.close()
     await b.close()
 
-    await spawn(port)
+    _, url = await spawn()
     again = await Client.connect(url)
     store = Store(redis_url)
     try:
