@@ -120,9 +120,10 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
                     pairs += [index, op]
         if not pairs:
             return None
-        if len(pairs) <= n_new and all(_is_part(x) for x in new):
-            # at most half of a list of maps or lists changed: each patch is at most its item and a few bytes, so
-            # the patches are smaller than the list whole, which is not packed to weigh them
+        if all(_is_part(x) for x in new):
+            # a list of maps or lists (the hands, a hand's cards): each patch is at most its item and a few bytes (a
+            # map mostly new is set whole), so the patches are no bigger than the list whole, which is not packed to
+            # weigh them, even when every item changed (both hands, one a card less and the other's count)
             return [ITEMS, pairs]
         return [ITEMS, pairs] if len(_size(pairs)) < _items_size(new) else [SET, new]
     added = [x for at in range(2, len(spans), 3) for x in spans[at]]

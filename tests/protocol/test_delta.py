@@ -144,6 +144,11 @@ def test_a_hand_with_one_card_changed_is_patched_without_packing_the_hand(monkey
     new = {"hands": [{"count": 10, "cards": [*cards[:3], *cards[4:], drawn]}, {"count": 9}]}
     assert check(old, new) == {"hands": [4, [0, [2, {"cards": [3, [3, 1, [], 10, 0, [drawn]]]}]]]}
     assert sum(packed) < 3 * len(pack(drawn)), "the drawn card and the patch were packed, not the hand"
+    packed.clear()
+    new = {"hands": [{"count": 10, "cards": [*cards[:4], cooled, *cards[5:]]}, {"count": 10}]}  # the other drew
+    assert check(old, new) == {"hands": [4, [0, [2, {"cards": [4, [4, [2, {"cooldown": [0, 2]}]]]}], 1,
+                                                 [2, {"count": [0, 10]}]]]}
+    assert sum(packed) < len(pack(cooled)), "both hands changed: their patches, not the hands, were packed"
 
 
 def test_a_map_mostly_new_is_sent_whole() -> None:
