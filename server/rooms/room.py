@@ -468,25 +468,26 @@ class Room:
                    live: dict[str, Any] | None = None) -> bytes:
         """The seat's ``view`` frame: its whole view, or (``base``) the delta from the view of that version; ``live``,
         the clocks and spectators when the caller read them for several frames at once."""
-        message = {**self._view_fields(seat, events, base), "re": re, **(live or self._live_fields())}
+        message = self._view_fields(seat, events, base)
+        message["re"] = re
+        message.update(live or self._live_fields())
         if recent is not None:
             message["recent"] = recent
         return encode(message)
 
     def _view_fields(self, seat: Seat | None, events: list[dict[str, Any]],
                      base: tuple[int, dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The fields of a view frame that change only with the room's version or its players' presence."""
+        """The fields of a view frame that change only with the room's version or its players' presence (a new
+        map each call: the caller adds its own)."""
         view = self.view_of(seat)
         fields: dict[str, Any] = {"t": "view", "room": self.id, "version": self.version}
         if base is not None and view is not None:
             fields["base"], fields["delta"] = base[0], self.patch(seat, base[1], view)
         else:
             fields["view"] = view
-        fields.update({
-            "events": events,
-            "presence": [n not in self.away for n in range(len(self.seats))],
-            "blocked": self.game.blocked(self.state, seat) if self.dealt and seat is not None else [],
-        })
+        fields["events"] = events
+        fields["presence"] = [n not in self.away for n in range(len(self.seats))]
+        fields["blocked"] = self.game.blocked(self.state, seat) if self.dealt and seat is not None else []
         return fields
 
     def _live_fields(self) -> dict[str, Any]:
@@ -562,11 +563,14 @@ class Room:
         """The decision with only the fields the game's decisions of its kind have: anything else is refused,
         so no baggage reaches the log; ``label`` and ``loses`` (display hints from ``legal``) are dropped."""
         kind = decision.get("kind")
-        known = {key for d in self.game.legal(self.state, seat) if d.get("kind") == kind for key in d} - DISPLAY_ONLY
-        extra = sorted(set(decision) - known - DISPLAY_ONLY)
-        if known and extra:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"decide: a {kind!r} decision has no field(s) "
-                                                     f"{', '.join(map(repr, extra))}; it takes {', '.join(sorted(known))}")
+        legal = self.game.legal(self.state, seat)
+        sent = decision.keys() - DISPLAY_ONLY
+        if not any(d.get("kind") == kind and sent <= d.keys() for d in legal):  # else its fields are all known
+            known = {key for d in legal if d.get("kind") == kind for key in d} - DISPLAY_ONLY
+            extra = sorted(sent - known)
+            if known and extra:
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"decide: a {kind!r} decision has no field(s) "
+                                    f"{', '.join(map(repr, extra))}; it takes {', '.join(sorted(known))}")
         return {key: value for key, value in decision.items() if key not in DISPLAY_ONLY}
 
     async def _apply(self, seat: Seat, decision: Decision, conn: Peer | None, re: int | None,
