@@ -80,10 +80,20 @@ async def _confirmed(pubsub: PubSub, kind: str) -> None:
                 return
 
 
+STOP_WAIT = 5.0
+"""Seconds :func:`cancel` waits for the tasks it cancelled: one still waiting on a connection its cancellation did not
+reach is left behind (logged), not waited for without end, so that the node's shutdown goes on."""
+
+
 async def cancel(tasks: list[asyncio.Task[None]]) -> None:
-    """Stop a node's background tasks and wait until they have."""
+    """Stop a node's background tasks and wait until they have (at most :data:`STOP_WAIT` seconds)."""
     for task in tasks:
         task.cancel()
+    if not tasks:
+        return
+    _, pending = await asyncio.wait(tasks, timeout=STOP_WAIT)
+    for task in pending:
+        log.warning("%s did not stop within %g s of being cancelled; left behind", task.get_name(), STOP_WAIT)
     for task in tasks:
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: a task that failed as it stopped is not reported again when collected

@@ -380,10 +380,12 @@ class Store:
             await self.redis.connection_pool.disconnect(inuse_connections=False)
 
     async def close(self) -> None:
+        """Close every connection to Redis: the links, and the pool's (a client given its pool does not close it
+        by itself: each stopped server left its connections open, and a process that starts many ran out)."""
         await self._commit.close()
         if self.scripts is not None:
             self.scripts.close()
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)
 
     async def create(self, record: RoomRecord, request: str = "", holder: str = "") -> str:
         """Store a new room (its hash in one atomic step, after its place in the open set); "" if the id is taken.
