@@ -70,12 +70,54 @@ def _stop_stale(pidfile: Path) -> None:
             time.sleep(0.05)
 
 
+PICKS = 5
+"""Ports a :class:`RedisProcess` that picks its own tries before it gives up."""
+
+
+def _tail(log: Path, start: int) -> bytes:
+    """What ``log`` gained past ``start`` bytes (nothing if it is not there)."""
+    try:
+        with log.open("rb") as f:
+            f.seek(start)
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _pong(port: int) -> bool:
+    """Whether the redis-server on ``port`` answers PING (not ``-LOADING``: it serves commands)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _server_pid(port: int) -> int | None:
+    """The process id of the redis-server answering on ``port`` (``INFO server``), or None if none answers yet."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"INFO server\r\n")
+            data = b""
+            while b"process_id:" not in data or not data.split(b"process_id:", 1)[1].count(b"\r\n"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return None
+                data += chunk
+            return int(data.split(b"process_id:", 1)[1].split(b"\r\n", 1)[0])
+    except (OSError, ValueError):
+        return None
+
+
 class RedisProcess:
     """Start, stop and kill a redis-server with append-only persistence in ``data_dir``."""
 
     def __init__(self, data_dir: str | Path, *, port: int | None = None, fsync: str = "always",
                  cluster: bool = False, binary: str | None = None) -> None:
         self.data_dir = Path(data_dir).resolve()
+        self.picked = port is None
+        """The port was picked here: if another process takes it before redis-server binds it, another is picked."""
         self.port = port if port is not None else free_port()
         self.fsync = fsync
         self.cluster = cluster
@@ -89,32 +131,53 @@ class RedisProcess:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 10.0) -> RedisProcess:
+        """Start redis-server and wait until it answers; a port picked here and taken meanwhile by another process
+        (a port free when asked may be bound, or used by an outgoing connection, before redis-server binds it) is
+        replaced by another, up to :data:`PICKS` times."""
+        for attempt in range(PICKS if self.picked else 1):
+            if attempt:
+                self.port = free_port()
+            if self._start(timeout):
+                return self
+        if not self.picked:
+            raise StoreUnavailable(f"redis-server cannot bind port {self.port}: another process has it")
+        raise StoreUnavailable(f"redis-server found each of {PICKS} free ports taken before it could bind it")
+
+    def _start(self, timeout: float) -> bool:
+        """Start and wait for this redis-server itself to answer (not another process on its port); False: the
+        port was taken."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pidfile = self.data_dir / "redis.pid"
         _stop_stale(pidfile)
         binary = self.binary or (shutil.which("redis-server") if self.cluster else None)
+        log = self.data_dir / "redis.log"
         args = [
             binary or redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),
             "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "", "--daemonize", "no",
-            "--logfile", str(self.data_dir / "redis.log"), "--protected-mode", "yes", "--pidfile", str(pidfile),
+            "--logfile", str(log), "--protected-mode", "yes", "--pidfile", str(pidfile),
         ]
         if self.cluster:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", str(self.data_dir / "nodes.conf"),
                      "--cluster-node-timeout", "2000", "--cluster-port", str(free_port())]
+        logged = log.stat().st_size if log.exists() else 0
         self.process = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise StoreUnavailable(f"redis-server exited at start; see {self.data_dir / 'redis.log'}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                time.sleep(0.05)
+                self.process = None
+                if b"Address already in use" in _tail(log, logged):
+                    return False
+                raise StoreUnavailable(f"redis-server exited at start; see {log}")
+            answered = _server_pid(self.port)
+            if answered == self.process.pid:
+                if _pong(self.port):  # its data loaded: it serves commands
+                    return True
+            elif answered is not None:  # another redis-server has the port: this one cannot bind it
+                self.stop()
+                return False
+            time.sleep(0.05)
         self.stop()
         raise StoreUnavailable(f"redis-server did not answer on port {self.port} within {timeout}s")
 
