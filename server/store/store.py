@@ -380,8 +380,8 @@ class Store:
             await self.redis.connection_pool.disconnect(inuse_connections=False)
 
     async def close(self) -> None:
-        """Close every connection to Redis: the links, and the pool's (a client given its pool does not close it
-        by itself: each stopped server left its connections open, and a process that starts many ran out)."""
+        """Close every connection to Redis: the links, and the pool's (a client given its pool does not close it by
+        itself: each stopped server left its connections open)."""
         await self._commit.close()
         if self.scripts is not None:
             self.scripts.close()
