@@ -44,13 +44,19 @@ MODULES = (
     "engine.fairy_meat.view",
     "protocol.delta",
     "server.rooms.clock",
+    "server.rooms.history",
+    "server.rooms.snapshots",
+    "server.rooms.room",
 )
 """The modules compiled: the per-decision paths of Creature Wars and Fairy Meat, rules and views (witch effects stay
 interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one); and, beside the
-engine, the view deltas (``protocol.delta``), pure functions over views made on every decision, and the match clocks
-(``server.rooms.clock``), copied, synced and read for every decision and view frame (``protocol`` and ``server.rooms``
-import the engine before any of their modules, so the importer below is in place whatever a process imports first)."""
-BESIDE = ("protocol/delta.py", "server/rooms/clock.py")
+engine, the view deltas (``protocol.delta``), pure functions over views made on every decision, and a room's decision
+path: its clocks, history, snapshots and the room itself (``server.rooms``), which every decision and view frame go
+through (``protocol`` and ``server.rooms`` import the engine before any of their modules, so the importer below is in
+place whatever a process imports first). A compiled room calls functions of its own module directly: what a test
+patches it finds in an interpreted module (a store's method, a name the room imports)."""
+BESIDE = ("protocol/delta.py", "server/rooms/clock.py", "server/rooms/history.py", "server/rooms/snapshots.py",
+          "server/rooms/room.py")
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""

@@ -1,4 +1,4 @@
-"""Compile the engine core, the view deltas and the match clocks with mypyc into their build directory
+"""Compile the engine core, the view deltas and a room's decision path with mypyc into their build directory
 (``.engine-build/`` beside ``engine/``).
 
     scripts/build-engine              # compile when the build is missing or older than the sources
@@ -52,11 +52,11 @@ import engine.rng
 assert engine.rng.__file__.endswith(_compiled.abi()), engine.rng.__file__
 import protocol.delta
 assert protocol.delta.__file__.endswith(_compiled.abi()), protocol.delta.__file__
-import server.rooms.clock
-assert server.rooms.clock.__file__.endswith(_compiled.abi()), server.rooms.clock.__file__
+import server.rooms.room
+assert server.rooms.room.__file__.endswith(_compiled.abi()), server.rooms.room.__file__
 """
 """Run in a fresh interpreter against the new build: every game imports, and compiled, and so do the view deltas and
-the match clocks."""
+the room."""
 
 
 def loader(package: Path) -> ModuleType:
@@ -107,7 +107,7 @@ def build(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".engine-build.", dir=out.parent))
     try:
-        say(args.quiet, f"compiling {len(modules)} engine, delta and clock modules with mypyc and {cc} (a minute or two; "
+        say(args.quiet, f"compiling {len(modules)} engine, delta and room modules with mypyc and {cc} (a minute or two; "
                         "CARDROOM_COMPILE=0 skips this in scripts/serve)")
         (work / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
         made = subprocess.run([sys.executable, "-c", CHILD, str(work), compiled.GROUP, *paths], cwd=package.parent,

@@ -12,7 +12,8 @@ import secrets
 
 from protocol import ErrorCode, ProtocolError
 from server.rooms.peer import Peer
-from server.rooms.room import Room, hash_token
+from server.rooms.room import Room
+from server.rooms.tokens import hash_token
 
 __all__ = ["held_seat", "key", "reissue"]
 

@@ -24,9 +24,10 @@ from server.rooms import seeding, snapshots
 from server.rooms.history import History
 from server.rooms.peer import Peer
 from server.rooms.reveal import reveal_fields
+from server.rooms.tokens import hash_token
 from server.store.store import Outbox, RoomRecord, Store
 
-__all__ = ["SERVER_ONLY", "Room", "commitment", "hash_token"]
+__all__ = ["SERVER_ONLY", "Room", "commitment"]
 
 SERVER_ONLY = frozenset({"timeout", "forfeit", "abort"})
 """Decision kinds only the server applies (a clock ran out, a seat stayed away, both seats agreed to abort)."""
@@ -45,11 +46,6 @@ TOKENS_KEPT = 16
 """Seat tokens whose hash a connection keeps (it plays a few rooms at once; more, and the oldest are hashed again)."""
 DISPLAY_ONLY = frozenset({"label", "loses"})
 """Keys ``legal`` adds to a decision for display; a client may send them back, and they are not stored."""
-
-
-def hash_token(token: str) -> str:
-    """Seat tokens are stored hashed: a copy of the store does not hand out seats."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def commitment(room: str, seed: int) -> str:

@@ -9,9 +9,10 @@ import pytest
 import redis
 
 from client import Client
+from protocol import Fields
 from server.edge import lane as lane_module
 from server.edge.lane import Lane
-from server.rooms.room import Room
+from server.rooms import room as room_module
 
 
 async def _turns(started: list[int], count: int, lane: Lane) -> None:
@@ -85,15 +86,13 @@ async def test_reading_requests_take_the_lane_and_play_does_not(server_url: str,
 
 async def test_spectators_arriving_at_one_version_share_one_encoded_view(server_url: str,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    built: list[int | None] = []
-    fields = Room._view_fields
+    built: list[Fields] = []
 
-    def counted(self: Room, seat: int | None, events: list[dict[str, object]],
-                base: tuple[int, dict[str, object]] | None = None) -> dict[str, object]:
-        built.append(seat)
-        return fields(self, seat, events, base)
+    def counted(fields: dict[str, object]) -> Fields:
+        built.append(Fields(fields))
+        return built[-1]
 
-    monkeypatch.setattr(Room, "_view_fields", counted)
+    monkeypatch.setattr(room_module, "Fields", counted)  # what the room encodes a spectator's view once into
     async with await Client.connect(server_url) as a, await Client.connect(server_url) as b:
         seat = await a.create("creature_wars", seed=5)
         assert not isinstance(seat, str)
@@ -103,7 +102,7 @@ async def test_spectators_arriving_at_one_version_share_one_encoded_view(server_
             built.clear()
             for w in watchers:
                 await w.spectate(seat.room)
-            assert built.count(None) == 1
+            assert len(built) == 1
             views = [next(m for m in w.received() if m["t"] == "view") for w in watchers]
             assert {m["version"] for m in views} == {views[0]["version"]}
             assert all(m["view"] == views[0]["view"] and m["recent"] == views[0]["recent"] for m in views)

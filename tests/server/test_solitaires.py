@@ -9,7 +9,7 @@ import pytest
 from client import Client, ClientError
 from server.lobby import lobby
 from server.rooms import seeding
-from server.rooms.room import Room
+from server.store.store import Store
 from tests.server.helpers import play_out, received, strings
 from tests.server.servers import serving
 
@@ -144,10 +144,10 @@ async def test_a_deal_lost_at_once_whose_server_stopped_before_archiving_it_is_a
     restarted server finds the match over but not archived, and finishes the job."""
     monkeypatch.setattr(seeding, "derive", lambda *_: LOST_AT_DEAL)
 
-    async def stopped(_room: Room) -> None:
+    async def stopped(*_: object, **__: object) -> bool:
         raise RuntimeError("the server stops here")
 
-    monkeypatch.setattr(Room, "end_at_deal", stopped)
+    monkeypatch.setattr(Store, "finish", stopped)  # the match's archiving, its first step
     async with serving(redis_url) as url, await Client.connect(url, name="unlucky") as player:
         made = await player.request("create_room", game="fairy_tableau", sit=False)
         with pytest.raises(ClientError):
