@@ -53,8 +53,8 @@ interpreted: they subclass the hook classes, which an interpreted class may not 
 engine, the view deltas (``protocol.delta``), pure functions over views made on every decision, and a room's decision
 path: its clocks, history, snapshots and the room itself (``server.rooms``), which every decision and view frame go
 through (``protocol`` and ``server.rooms`` import the engine before any of their modules, so the importer below is in
-place whatever a process imports first). A compiled room calls functions of its own module directly: what a test
-patches it finds in an interpreted module (a store's method, a name the room imports)."""
+place whatever a process imports first). Compiled code calls the compiled modules' functions and methods directly:
+what a test patches it finds in an interpreted module (a store's method, a name the room imports from one)."""
 BESIDE = ("protocol/delta.py", "server/rooms/clock.py", "server/rooms/history.py", "server/rooms/snapshots.py",
           "server/rooms/room.py")
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
