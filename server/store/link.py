@@ -20,10 +20,15 @@ from redis._parsers.base import BaseParser
 from redis.asyncio.connection import Connection, SSLConnection
 from redis.commands.core import AsyncScript
 
-__all__ = ["REPLY_TIMEOUT", "Link", "Scripts", "plain", "scripts_of"]
+__all__ = ["REPLY_TIMEOUT", "Link", "Scripts", "pack", "plain", "scripts_of"]
 
 REPLY_TIMEOUT = 10.0
 """Seconds a batch of script calls waits for its replies on a link before the link is closed and the calls fail."""
+
+
+def pack(commands: list[tuple[Any, ...]]) -> bytes:
+    """Commands in Redis' wire form, by hiredis' packer (in C: a sixth of the time of redis-py's)."""
+    return b"".join([hiredis.pack_command(command) for command in commands])
 
 
 class Link(asyncio.Protocol):
@@ -50,7 +55,7 @@ class Link(asyncio.Protocol):
             if db:
                 hello.append(("SELECT", db))
             if hello:
-                for reply in await link.call(b"".join(hiredis.pack_command(c) for c in hello), len(hello)):
+                for reply in await link.call(pack(hello), len(hello)):
                     if isinstance(reply, Exception):
                         link.close()
                         raise reply
@@ -148,8 +153,7 @@ class Scripts:
             link = await self._link()
         except (OSError, TimeoutError):
             return None
-        packed = b"".join([hiredis.pack_command(("EVALSHA", script.sha, len(names), *names, *args))
-                           for script, names, args in calls])
+        packed = pack([("EVALSHA", script.sha, len(names), *names, *args) for script, names, args in calls])
         try:
             async with asyncio.timeout(REPLY_TIMEOUT):
                 return await link.call(packed, len(calls))

@@ -10,7 +10,7 @@ from prometheus_client import REGISTRY
 
 from server.errors import StaleWrite
 from server.store import group
-from server.store.group import pack
+from server.store.link import pack
 from server.store.store import RoomRecord, Store
 
 

@@ -9,8 +9,7 @@ import redis
 from redis.exceptions import NoScriptError, ResponseError
 
 from server.store import keys, link
-from server.store.group import pack
-from server.store.link import Link
+from server.store.link import Link, pack
 from server.store.store import Store
 
 
