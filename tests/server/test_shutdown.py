@@ -55,3 +55,42 @@ async def test_stopping_background_tasks_waits_a_bounded_time(monkeypatch: pytes
     finally:
         release.set()
         await asyncio.wait(tasks, timeout=5)
+
+
+async def test_a_follower_whose_read_loses_its_cancellation_still_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pub/sub read that swallows the cancellation (returns None, as redis-py's does on its timeout) does not keep
+    the follower reading: the next turn of its loop finds the task cancelled and ends it."""
+    swallowed: list[bool] = []
+
+    class Losing:
+        async def get_message(self, timeout: float | None = None) -> None:
+            try:
+                await asyncio.sleep(timeout or 0.05)
+            except asyncio.CancelledError:
+                if swallowed:
+                    raise  # only the first is lost: a test that fails still ends its follower
+                swallowed.append(True)  # lost here, as the read's timeout would return
+
+        async def aclose(self) -> None:
+            return None
+
+    async def subscribe(*_: object) -> tuple[Losing, None, str]:
+        return Losing(), None, "subscribe"
+
+    async def confirmed(*_: object) -> None:
+        return None
+
+    async def nothing() -> None:
+        return None
+
+    monkeypatch.setattr(channel.channels, "subscribe", subscribe)
+    monkeypatch.setattr(channel, "_confirmed", confirmed)
+    follower = asyncio.create_task(channel.follow(None, "c", lambda _: None, subscribed=nothing,  # type: ignore[arg-type]
+                                                  broken=lambda: None, pause=0.05, every=0.05))
+    await asyncio.sleep(0.1)
+    follower.cancel()
+    done, _ = await asyncio.wait({follower}, timeout=2)
+    if not done:
+        follower.cancel()
+        await asyncio.wait({follower}, timeout=5)
+    assert follower in done and follower.cancelled() and swallowed
