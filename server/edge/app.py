@@ -140,6 +140,7 @@ async def run(
         computers.url = f"ws://{_dial(bound[0])}:{bound[1]}"
         sweeper = asyncio.create_task(Sweeper(lobby).run(stop))
         descriptors_watch = asyncio.create_task(descriptors.watch(stop))
+        collecting = asyncio.create_task(collector.watch(stop))
         keeper = asyncio.create_task(lobby.keep(stop))
         pairing = asyncio.create_task(pools.run(stop))
         stepping = asyncio.create_task(events.run(stop))
@@ -149,6 +150,7 @@ async def run(
         await stop.wait()
         await sweeper
         await descriptors_watch
+        await collecting
         await keeper
         await pairing
         await stepping
