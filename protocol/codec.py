@@ -8,17 +8,18 @@ import msgpack
 
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import CLIENT_MESSAGES, MAX_FRAME
+from protocol.packing import pack
 
 __all__ = ["Fields", "decode", "decode_any", "encode", "error"]
 
 _packer = msgpack.Packer(use_bin_type=True)
 _packb = _packer.pack
+"""For :class:`Fields`' small values, which msgpack packs as fast (``pack``, for whole frames, calls on)."""
 
 
 def encode(message: dict[str, Any]) -> bytes:
     """One message as msgpack bytes."""
-    frame: bytes = _packb(message)
-    return frame
+    return pack(message)
 
 
 class Fields:

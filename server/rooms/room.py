@@ -16,6 +16,7 @@ from engine.errors import EngineError
 from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
 from protocol import ErrorCode, Fields, ProtocolError, encode
 from protocol.delta import diff
+from protocol.packing import pack
 from server.errors import Fenced, StoreMissing, Unreplicated
 from server.ops import metrics
 from server.players import standings
@@ -274,7 +275,7 @@ class Room:
             clock = self.clock.copy()
             clock.drain(now)
             clock.sync(self.game, state, filled, now)
-            blob = msgpack.packb(clock.data()) if filled else b""
+            blob = pack(clock.data()) if filled else b""
             try:
                 stored = await self.store.claim(self.id, seat, digest, name, player, blob, nonce, deal, request, self.fence)
             except Fenced:
@@ -597,9 +598,9 @@ class Room:
         started = time.perf_counter()
         try:
             await self.store.commit(
-                self.id, current, new_version, packed, msgpack.packb(entry),
+                self.id, current, new_version, packed, pack(entry),
                 outcome is not None, out, outcome.data() if outcome is not None else None,
-                msgpack.packb(clock.data()), link, self.fence,
+                pack(clock.data()), link, self.fence,
             )
         except Fenced:
             raise self.lost() from None

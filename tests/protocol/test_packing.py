@@ -1,0 +1,54 @@
+"""What the server sends and logs is packed by ormsgpack where it is installed, by msgpack otherwise: the same bytes
+either way (protocol/packing.py)."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol import packing
+
+ormsgpack = pytest.importorskip("ormsgpack")
+
+scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+           | st.floats(allow_nan=False) | st.text(max_size=300) | st.binary(max_size=300))
+values = st.recursive(
+    scalars,
+    lambda inner: (st.lists(inner, max_size=20) | st.tuples(inner, inner)
+                   | st.dictionaries(st.text(max_size=20) | st.integers(min_value=-(2**31), max_value=2**31), inner,
+                                     max_size=20)),
+    max_leaves=60,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_ormsgpack_and_msgpack_pack_alike(value: Any) -> None:
+    assert packing.packer(fast=True)(value) == msgpack.packb(value)
+    assert packing.packer(fast=False)(value) == msgpack.packb(value)
+
+
+def test_the_server_packs_with_ormsgpack_where_it_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[Any] = []
+    monkeypatch.setattr(ormsgpack, "packb", lambda value: called.append(value) or b"\xc0")
+    assert packing.packer()({"t": "view"}) == b"\xc0" and called == [{"t": "view"}]
+
+
+def test_without_ormsgpack_msgpack_packs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ormsgpack", None)  # an import of it fails
+    fallback = packing.packer()
+    assert isinstance(getattr(fallback, "__self__", None), msgpack.Packer)  # msgpack's own packer, not the wrapper
+    frame = {"t": "view", "room": "r1", "version": 3, "delta": {"hp": [0, [30, 28]]}, "keyed": {1: b"\x00"}}
+    assert fallback(frame) == msgpack.packb(frame) == packing.pack(frame)
+
+
+def test_a_map_with_int_keys_is_packed_as_msgpack_packs_it() -> None:
+    """ormsgpack refuses keys other than str without an option that slows every call: msgpack packs those."""
+    value = {"seats": {0: "ann", 1: None}}
+    with pytest.raises(TypeError):
+        ormsgpack.packb(value)
+    assert packing.packer()(value) == msgpack.packb(value)
