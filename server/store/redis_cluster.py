@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from server.errors import StoreUnavailable
-from server.store.redis_process import RedisProcess, free_port
+from server.store.redis_process import RedisProcess, cluster_binary, free_port
 
 __all__ = ["RedisCluster", "ask"]
 
@@ -57,7 +57,8 @@ class RedisCluster:
     def start(self, timeout: float = 30.0) -> RedisCluster:
         """Start every process, join them and wait until the cluster is ok and every replica in sync (stopping
         all of them if any step fails or ``timeout`` passes)."""
-        cli = shutil.which("redis-cli")
+        beside = Path(cluster_binary()).with_name("redis-cli")  # of the same Redis as the nodes, where it is there
+        cli = str(beside) if beside.exists() else shutil.which("redis-cli")
         if cli is None:
             raise StoreUnavailable("redis-cli is not installed (Debian: apt-get install redis-server)")
         try:

