@@ -4,18 +4,22 @@ log record, every seat's view frame (a delta, as a client that asks for them get
 
     python -m bench.room                    # 150 matches
     python -m bench.room --matches 40 --parts
+    python -m bench.room --rooms 40         # 40 rooms taking turns, as a node under bench.load serves them
 
 Both seats watch with deltas; each decision is one of the deciding seat's legal ones, picked by a seeded
-``random.Random``. It prints the decisions, the process CPU per decision (room creation and the deal
-included, as in ``bench.load``), the mean frame bytes, and with ``--parts`` the time in the engine's ``apply``
-and ``view``, the deltas and the encoding (timed around each call, which adds a little of its own; the deltas, which
-the compiled room calls directly, each made once more and timed apart, which adds their time to the CPU figure). Against
-``bench.load``'s server CPU per decision, the difference is the transport, Redis and the event loop.
+``random.Random``. It prints the decisions, the process CPU per decision (room creation and the deal included, as in
+``bench.load``), the mean frame bytes, the garbage collector's time, and with ``--parts`` the time in the engine's
+``apply`` and ``view``, the deltas and the encoding (timed around each call, which adds a little of its own; the
+deltas, which the compiled room calls directly, each made once more and timed apart, which adds their time to the CPU
+figure). Against ``bench.load``'s server CPU per decision, the difference is the transport, Redis and the event loop.
+With ``--rooms N``, N rooms take turns a decision each, as a node's rooms do under load: each decision then finds less
+of its room in the processor's caches, and the collector finds more to walk, than one match after another does.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import time
 from collections import Counter
@@ -76,6 +80,10 @@ class Report:
     frame_bytes: int = 0
     parts: Counter[str] = field(default_factory=Counter)
     """Seconds inside each timed part (``--parts``)."""
+    collector: float = 0.0
+    """Seconds in the garbage collector's collections."""
+    together: int = 0
+    """The most rooms that took turns at once."""
     rooms: list[tuple[Room, list[Watcher]]] = field(default_factory=list)
     """Each match's room and watchers (``keep``)."""
 
@@ -106,46 +114,88 @@ def _deltas_again(room: Room, timed: dict[int | None, Any], report: Report) -> N
             report.parts["deltas"] += time.perf_counter() - started
 
 
-async def _play(matches: int, seed: int, keep: bool, report: Report, parts: bool = False) -> None:
+@dataclass
+class _Match:
+    """One room playing a match: its watchers and what ``--parts`` last timed."""
+
+    room: Room
+    watchers: list[Watcher]
+    timed: dict[int | None, Any] = field(default_factory=dict)
+
+
+def _deal(game: Any, match: int, seed: int, keep: bool) -> _Match:
+    """Match number ``match``'s room, dealt and watched by both seats (each sent its whole view)."""
+    state = game.setup({}, seed + match)
+    record = RoomRecord(room=f"bench{match}", game=game.name, options={}, seed=seed + match, commitment="",
+                        created=time.time(), version=game.version(state), state=game.dump(state),
+                        seats=(hash_token("seat 0"), hash_token("seat 1")))
+    room = Room(record, game, state, _Keeps())  # type: ignore[arg-type]  # keeps nothing, answers everything
+    watchers = [Watcher(keep), Watcher(keep)]
+    for seat, watcher in enumerate(watchers):
+        room.watch(watcher, seat)
+        room.send_entry(watcher, seat, 0)
+    return _Match(room, watchers)
+
+
+def _done(match: _Match, keep: bool, report: Report) -> None:
+    if match.room.timer is not None:
+        match.room.timer.cancel()
+    report.frames += sum(w.count for w in match.watchers)
+    report.frame_bytes += sum(w.bytes for w in match.watchers)
+    if keep:
+        report.rooms.append((match.room, match.watchers))
+
+
+async def _play(matches: int, seed: int, keep: bool, report: Report, parts: bool = False, at_once: int = 1) -> None:
+    """``matches`` matches, ``at_once`` of them at a time taking turns a decision each (as a node serves its rooms),
+    each finished one replaced by the next to deal."""
     game = GAMES["creature_wars"]
     rng = random.Random(seed)
-    for match in range(matches):
-        state = game.setup({}, seed + match)
-        record = RoomRecord(room=f"bench{match}", game=game.name, options={}, seed=seed + match, commitment="",
-                            created=time.time(), version=game.version(state), state=game.dump(state),
-                            seats=(hash_token("seat 0"), hash_token("seat 1")))
-        room = Room(record, game, state, _Keeps())  # type: ignore[arg-type]  # keeps nothing, answers everything
-        watchers = [Watcher(keep), Watcher(keep)]
-        timed: dict[int | None, Any] = {}
-        for seat, watcher in enumerate(watchers):
-            room.watch(watcher, seat)
-            room.send_entry(watcher, seat, 0)
-        while game.outcome(room.state) is None:
+    dealt = min(at_once, matches)
+    live = [_deal(game, match, seed, keep) for match in range(dealt)]
+    while live:
+        report.together = max(report.together, len(live))
+        still: list[_Match] = []
+        for match in live:
+            room = match.room
+            if game.outcome(room.state) is not None:
+                _done(match, keep, report)
+                if dealt < matches:
+                    still.append(_deal(game, dealt, seed, keep))
+                    dealt += 1
+                continue
             seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
-            await room.decide(watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions)
+            await room.decide(match.watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions)
             report.decisions += 1
             if parts:
-                _deltas_again(room, timed, report)
-        if room.timer is not None:
-            room.timer.cancel()
-        report.frames += sum(w.count for w in watchers)
-        report.frame_bytes += sum(w.bytes for w in watchers)
-        if keep:
-            report.rooms.append((room, watchers))
+                _deltas_again(room, match.timed, report)
+            still.append(match)
+        live = still
 
 
-def run(matches: int = 150, seed: int = 1, parts: bool = False, keep: bool = False) -> Report:
-    """Play ``matches`` through rooms; ``keep``: hold every room and frame in the report (for checking them)."""
+def run(matches: int = 150, seed: int = 1, parts: bool = False, keep: bool = False, at_once: int = 1) -> Report:
+    """Play ``matches`` through rooms, ``at_once`` at a time; ``keep``: hold every room and frame in the report (for
+    checking them)."""
     report = Report()
     undo: list[Callable[[], None]] = []
     if parts:
         undo = [_timed(report, RulesGame, "apply", "engine apply"), _timed(report, RulesGame, "view", "engine view"),
                 _timed(report, rooms, "encode", "encoding")]
+    began = [0.0]
+
+    def collecting(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            report.collector += time.perf_counter() - began[0]
+
+    gc.callbacks.insert(0, collecting)
     started = time.process_time()
     try:
-        asyncio.run(_play(matches, seed, keep, report, parts))
+        asyncio.run(_play(matches, seed, keep, report, parts, at_once))
     finally:
         report.cpu = time.process_time() - started
+        gc.callbacks.remove(collecting)
         for step in undo:
             step()
     return report
@@ -154,9 +204,11 @@ def run(matches: int = 150, seed: int = 1, parts: bool = False, keep: bool = Fal
 def format_report(report: Report) -> str:
     per = 1e6 / max(report.decisions, 1)
     lines = [
-        f"cardroom room bench: {report.decisions} decisions, engine {_compiled.active()}",
+        f"cardroom room bench: {report.decisions} decisions, {report.together} room(s) at a time, engine "
+        f"{_compiled.active()}",
         f"  CPU             {report.cpu * per:.1f} µs/decision (room creation and the deal included)",
         f"  frames          {report.frames} sent, {report.frame_bytes / max(report.frames, 1):.0f} B mean",
+        f"  collector       {report.collector * per:.1f} µs/decision (its collections, within the CPU above)",
     ]
     for label, seconds in report.parts.most_common():
         lines.append(f"  {label:15s} {seconds * per:.1f} µs/decision")
@@ -181,9 +233,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--parts", action="store_true", help="time the engine, the deltas and the encoding apart")
+    parser.add_argument("--rooms", type=int, default=1,
+                        help="rooms taking turns, a decision each (default 1: one match after another)")
     args = parser.parse_args(argv)
+    if args.rooms < 1:
+        parser.error("--rooms must be at least 1")
     collector.tune()  # as a server process sets its collector
-    print(format_report(run(args.matches, args.seed, args.parts)))
+    print(format_report(run(args.matches, args.seed, args.parts, at_once=args.rooms)))
 
 
 if __name__ == "__main__":
