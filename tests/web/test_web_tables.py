@@ -39,8 +39,10 @@ async def tap_moves(me: Player, moves: int) -> int:
         usable = me.page.locator(".pcard.usable")
         if await usable.count():
             await me.press(f"#{await usable.first.get_attribute('id')}")
-        safe = ".moves button.move:not(.danger)"
-        await me.wait_table(f"document.querySelector('{safe}')", "a move that does not lose")  # or says what it shows
+        safe = ".moves button.move:not(.danger)"  # gone, too, once a view says the match is over
+        await me.wait_table(f"document.querySelector('{safe}') || t.dataset.over === 'yes'", "a move that does not lose")
+        if (await me.table())["over"]:
+            return made
         await me.press(f"#{await me.page.locator(safe).first.get_attribute('id')}")
         await me.wait_table(f"{answered(version)} || t.dataset.over === 'yes'", "the move's view")
     return moves
