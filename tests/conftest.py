@@ -2,9 +2,6 @@
 that a Redis Cluster needs."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -12,6 +9,7 @@ import pytest
 import redis
 
 from server.store.redis_process import RedisProcess
+from tests import debian
 from tests.server.servers import serving
 
 
@@ -44,9 +42,5 @@ def repo_root() -> Path:
 @pytest.fixture(scope="session")
 def redis_cluster_binaries() -> None:
     """Debian's redis-server 7 and redis-cli; installed with apt-get when missing and this is a root shell on Debian."""
-    if not (shutil.which("redis-server") and shutil.which("redis-cli")) and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, timeout=600, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "redis-server"], check=True, timeout=1200, env=env)
-    if not (shutil.which("redis-server") and shutil.which("redis-cli")):
+    if not debian.install("redis-server", "redis-server", "redis-cli"):
         pytest.fail("the cluster tests need Debian's redis-server package: run `apt-get install redis-server` as root")
