@@ -127,15 +127,28 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
             return [ITEMS, pairs]
         return [ITEMS, pairs] if len(_size(pairs)) < _items_size(new) else [SET, new]
     added = [x for at in range(2, len(spans), 3) for x in spans[at]]
+    # the splice takes 4 bytes, 8 a span and the added items; the new list set whole holds the added items and the
+    # kept ones, a byte each at least, or (maps and lists, as the cards of a pile) about as many bytes as the added
+    # ones each: the splice is smaller when 8 a span and 1 are less than the kept items' bytes. The added items are
+    # packed to weigh them only when the least they can take does not settle it (a map takes a byte and two a
+    # key at least, a list a byte and one an item), and the new list only when neither settles it.
+    kept = n_new - len(added)
+    if not kept:  # every item is added: the list whole is the added items and a header, smaller than any splice
+        return [SET, new]
+    parts = bool(added) and all(_is_part(x) for x in new)
+    if parts and 8 * (len(spans) // 3) + 1 < kept * max(sum(_least(x) for x in added) // len(added), 1):
+        return [SPLICE, spans]
     added_bytes = sum(len(_size(x)) for x in added)
     size = 4 + 8 * (len(spans) // 3) + added_bytes
-    # the new list set whole holds the added items and the kept ones, a byte each at least, or (maps and lists, as
-    # the cards of a pile) about as many bytes as the added ones each: packed only when that does not settle it
-    kept = n_new - len(added)
-    each = added_bytes // len(added) if added and all(_is_part(x) for x in new) else 1
+    each = added_bytes // len(added) if parts else 1
     if size < added_bytes + kept * max(each, 1) + 3 or size < _items_size(new):
         return [SPLICE, spans]
     return [SET, new]
+
+
+def _least(item: Any) -> int:
+    """The fewest bytes a map or a list packs to: its header and a byte for each key and item."""
+    return 1 + (2 * len(item) if type(item) is dict else len(item))
 
 
 def _is_part(item: Any) -> bool:
