@@ -23,6 +23,7 @@ or any node that loads the room later, writes them and then clears the field (:m
 from __future__ import annotations
 
 import contextlib
+import functools
 import secrets
 import time
 from dataclasses import dataclass, field, replace
@@ -88,8 +89,9 @@ ALIVE = PREFIX + "alive"
 # Version check, log append (with a snapshot of the state now and then) and (when the match ends) the match
 # record and what remains to write outside the room's slot (``out``): one atomic step, so a decision is either
 # wholly stored or not at all. A room stored before snapshots holds the state of its version: HSETNX marks it
-# so before the first decision without one. KEYS: room, log, chat, match, match log; ARGV: expected, version,
-# snapshot, record, over, out, clock, link, fence, then the archive's four.
+# so before the first decision without one. KEYS: room, log, and (sent only with the decision that ends the
+# match) chat, match, match log; ARGV: expected, version, snapshot, record, over, out, clock, link, fence, then
+# (the same) the archive's four.
 _COMMIT = _ARCHIVE + """
 if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[9] then return -1 end
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
@@ -324,6 +326,13 @@ def _archive_keys(room: str) -> list[str]:
     return [keys.room(room), keys.log(room), keys.chat(room), keys.match(room), keys.match_log(room)]
 
 
+@functools.lru_cache(maxsize=4096)
+def _log_keys(room: str) -> list[str]:
+    """The keys a decision that does not end its match is committed under (the room's hash and log), named once
+    per room of the last few thousand: the commit script's caller only reads them."""
+    return [keys.room(room), keys.log(room)]
+
+
 def _request(request: str) -> str:
     return f"{PREFIX}request:{request}"
 
@@ -504,11 +513,12 @@ class Store:
         """Persist a decision: its log record and ``link`` (its link in the log's chain), + the state when
         ``snapshot`` holds it, + the clock, + (when it ends the match) the match record and ``out``, what remains
         to write elsewhere (:meth:`done` once written); atomically, refused if the version moved."""
-        done = await self._commit(
-            keys=_archive_keys(room),
-            args=[str(expected), str(version), snapshot, record, "1" if over else "0", out.pack() if out else b"",
-                  clock, link, "" if fence is None else str(fence), *self._archive_args(outcome)],
-        )
+        args = [str(expected), str(version), snapshot, record, "1" if over else "0", out.pack() if out else b"",
+                clock, link, "" if fence is None else str(fence)]
+        if over:  # the script reads the archive's keys and arguments only for the decision that ends the match
+            done = await self._commit(keys=_archive_keys(room), args=[*args, *self._archive_args(outcome)])
+        else:
+            done = await self._commit(keys=_log_keys(room), args=args)
         if done == -1:
             raise Fenced(f"room {room}: another node has taken it over")
         if not done:
