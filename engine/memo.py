@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-__all__ = ["carry_over", "per_state", "per_value"]
+__all__ = ["Values", "carry_over", "per_state", "per_value"]
 
 R = TypeVar("R")
 KEEP: Final = 8
 """How many recent answers :func:`per_state` keeps for states that keep none themselves."""
 VALUES: Final = 8192
-"""How many values :func:`per_value` remembers the answer for."""
+"""How many values :class:`Values` remembers the answer for."""
 
 
 def per_state(fn: Callable[[Any, int], R]) -> Callable[[Any, int], R]:
@@ -54,31 +54,56 @@ def carry_over(remembered: Callable[[Any, int], Any], old: Any, new: Any, seat: 
         new_memo[remembered, seat] = old_memo[remembered, seat]
 
 
-def per_value(fn: Callable[..., R]) -> Callable[..., R]:
-    """``fn(value, *more)`` remembered for the last ``VALUES`` or so calls, by the identity of ``value`` (a frozen
-    value, such as a tuple of cards that successive states share) and the equality of ``more`` (small hashable
-    values, such as a turn): enough for the views of every room a node serves in turn, where a few would be pushed
-    out by the other rooms' before their own came round again. The answer is shared: callers must not change it.
+class Values:
+    """Answers remembered for the last ``VALUES`` or so values, by the identity of the value (a frozen value, such
+    as a tuple of cards that successive states share) and the equality of ``more`` (a small hashable value, such
+    as a turn): enough for the views of every room a node serves in turn, where a few would be pushed out by the
+    other rooms' before their own came round again. Answers are shared: callers must not change them.
 
     Two generations of half as many each: a new answer goes into the young one, an answer found in the old one
     moves to the young one, and a full young generation becomes the old one (the old one dropped): each step
-    O(1), where dropping the oldest of one dict one at a time makes finding the next oldest ever slower."""
-    young: dict[tuple[int, tuple[Any, ...]], tuple[Any, R]] = {}
-    old: dict[tuple[int, tuple[Any, ...]], tuple[Any, R]] = {}
+    O(1), where dropping the oldest of one dict one at a time makes finding the next oldest ever slower. Called
+    as methods (``get``, then ``keep`` what was not found) rather than through a decorator, so that compiled
+    callers reach them without a generic call."""
 
-    def remembered(value: Any, *more: Any) -> R:
-        nonlocal young, old
-        key = (id(value), more)
-        held = young.get(key)
+    def __init__(self) -> None:
+        self.young: dict[object, tuple[object, Any]] = {}
+        self.old: dict[object, tuple[object, Any]] = {}
+
+    def get(self, value: object, more: object = None) -> Any:
+        """The answer kept for ``value`` (and ``more``), or None."""
+        key: object = id(value) if more is None else (id(value), more)
+        held = self.young.get(key)
         if held is not None and held[0] is value:
             return held[1]
-        held = old.get(key)
-        if held is None or held[0] is not value:
-            held = (value, fn(value, *more))
-        if len(young) >= VALUES // 2:
-            young, old = {}, young
-        young[key] = held
-        return held[1]
+        held = self.old.get(key)
+        if held is not None and held[0] is value:
+            self._keep(key, held)
+            return held[1]
+        return None
+
+    def keep(self, value: object, answer: R, more: object = None) -> R:
+        """Keep ``answer`` (not None) for ``value`` (and ``more``); returns it."""
+        self._keep(id(value) if more is None else (id(value), more), (value, answer))
+        return answer
+
+    def _keep(self, key: object, held: tuple[object, Any]) -> None:
+        if len(self.young) >= VALUES // 2:
+            self.young, self.old = {}, self.young
+        self.young[key] = held
+
+
+def per_value(fn: Callable[..., R]) -> Callable[..., R]:
+    """``fn(value, *more)`` remembered in :class:`Values`, by the identity of ``value`` and the equality of ``more``
+    (``fn`` never answers None)."""
+    values = Values()
+
+    def remembered(value: Any, *more: Any) -> R:
+        key = more if more else None
+        found: R | None = values.get(value, key)
+        if found is None:
+            found = values.keep(value, fn(value, *more), key)
+        return found
 
     remembered.__doc__ = fn.__doc__
     remembered.__name__ = fn.__name__

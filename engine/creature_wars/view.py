@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Final
 
 from engine.creature_wars.cards import Card
 from engine.creature_wars.rules import legal
 from engine.creature_wars.state import PASS, Duel, State
 from engine.creature_wars.witch_catalogue import by_name
 from engine.interface import Seat
-from engine.memo import per_value
+from engine.memo import Values
 
 __all__ = ["card_view", "view"]
 
@@ -47,20 +47,29 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
     return _held_card(card, card.cooldown(turn))
 
 
-@per_value
+_TABLE_FACES: Final = Values()
+_HELD_CARDS: Final = Values()
+_PILES: Final = Values()
+_HELD_HANDS: Final = Values()
+_DUELS: Final = Values()
+
+
 def _table_face(card: Card) -> dict[str, Any]:
     """The face the table sees, found by the card object first (one card object goes from state to state),
     by its value next."""
-    return _card_face(card)
+    found: dict[str, Any] | None = _TABLE_FACES.get(card)
+    return found if found is not None else _TABLE_FACES.keep(card, _card_face(card))
 
 
-@per_value
 def _held_card(card: Card, cooldown: int) -> dict[str, Any]:
     """A card in its holder's hand with ``cooldown`` turns still to wait, found by the card object first (it looks
     the same from turn to turn while its wait does: a card ready to play stays one object), by its value next."""
+    found: dict[str, Any] | None = _HELD_CARDS.get(card, cooldown)
+    if found is not None:
+        return found
     waits_until = card.ready_turn - cooldown  # a turn on which it waits ``cooldown`` turns (with 0: any turn since)
-    return _held_face(card, card.notation(waits_until, marks=True), cooldown, card.banned,
-                      not card.banned and cooldown == 0)
+    return _HELD_CARDS.keep(card, _held_face(card, card.notation(waits_until, marks=True), cooldown, card.banned,
+                                             not card.banned and cooldown == 0), cooldown)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -70,16 +79,19 @@ def _held_face(card: Card, text: str, cooldown: int, banned: bool, playable: boo
     return {**_card_face(card, True), "text": text, "cooldown": cooldown, "banned": banned, "playable": playable}
 
 
-@per_value
 def _pile(cards: tuple[Card, ...]) -> list[dict[str, Any]]:
     """The faces of a pile every view shows (the discard): the same tuple from state to state until it changes."""
-    return [card_view(c) for c in cards]
+    found: list[dict[str, Any]] | None = _PILES.get(cards)
+    return found if found is not None else _PILES.keep(cards, [_table_face(c) for c in cards])
 
 
-@per_value
 def _held_hand(cards: tuple[Card, ...], turn: int) -> dict[str, Any]:
     """A hand as its holder sees it on ``turn``: the same tuple from state to state until a card comes or goes."""
-    return {"count": len(cards), "cards": [card_view(c, turn) for c in cards]}
+    found: dict[str, Any] | None = _HELD_HANDS.get(cards, turn)
+    if found is not None:
+        return found
+    return _HELD_HANDS.keep(cards, {"count": len(cards), "cards": [_held_card(c, c.cooldown(turn)) for c in cards]},
+                            turn)
 
 
 @functools.lru_cache(maxsize=64)
@@ -88,8 +100,12 @@ def _hidden_hand(count: int) -> dict[str, Any]:
     return {"count": count}
 
 
-@per_value
 def _duel_view(duel: Duel) -> dict[str, Any]:
+    found: dict[str, Any] | None = _DUELS.get(duel)
+    return found if found is not None else _DUELS.keep(duel, _new_duel_view(duel))
+
+
+def _new_duel_view(duel: Duel) -> dict[str, Any]:
     return {
         "turn": duel.turn,
         "cards": [None if c is None else card_view(c) for c in duel.cards],
