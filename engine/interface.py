@@ -31,6 +31,8 @@ class Event:
     public: Mapping[str, Any]
     secret: Mapping[Seat, Mapping[str, Any]] = field(default_factory=dict)
     private: bool = False
+    told: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    """What every recipient is told of an event with no secret: made once, by :func:`redact`, for them all."""
 
     def __init__(self, kind: str, public: Mapping[str, Any], secret: Mapping[Seat, Mapping[str, Any]] | None = None,
                  private: bool = False) -> None:
@@ -38,10 +40,17 @@ class Event:
         self.public = public
         self.secret = {} if secret is None else secret
         self.private = private
+        self.told = None
 
 
 def redact(event: Event, seat: Seat | None) -> dict[str, Any]:
-    """The event as ``seat`` may see it (``None``: a spectator)."""
+    """The event as ``seat`` may see it (``None``: a spectator). An event with no secret is told alike to every
+    recipient, as one map shared by their frames: callers must not change it."""
+    if not event.secret:
+        told = event.told
+        if told is None:
+            told = event.told = {"kind": event.kind, **event.public}
+        return told
     out = {"kind": event.kind, **event.public}
     if seat is not None and seat in event.secret:
         out.update(event.secret[seat])

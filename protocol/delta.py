@@ -100,12 +100,18 @@ def _list_op(old: list[Any], new: list[Any]) -> list[Any] | None:
     n_old, n_new = len(old), len(new)
     most = min(n_old, n_new)
     front = 0
-    while front < most and _equal(old[front], new[front]):
+    while front < most:  # the same object mostly (a pile's cards, a hand's): told apart without a call
+        was, now = old[front], new[front]
+        if was is not now and not _equal(was, now):
+            break
         front += 1
     if front == n_old == n_new:
         return None
     back = 0
-    while back < most - front and _equal(old[n_old - 1 - back], new[n_new - 1 - back]):
+    while back < most - front:
+        was, now = old[n_old - 1 - back], new[n_new - 1 - back]
+        if was is not now and not _equal(was, now):
+            break
         back += 1
     if n_new <= SHORT and not any(_is_part(x) for x in new):
         return [SET, new]  # a few scalars: set whole, never worth a splice
