@@ -24,13 +24,13 @@ import asyncio
 import contextlib
 import logging
 import socket
+import struct
 from collections.abc import Callable
 from typing import Any, cast
 
 from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server.edge import forwarded
@@ -165,6 +165,8 @@ def socket_class(trusted: forwarded.Trusted) -> type[Socket]:
 
 
 _framed: tuple[bytes | None, bytes] = (None, b"")
+_HEAD16 = struct.Struct("!BBH")
+_HEAD64 = struct.Struct("!BBQ")
 """The last frame given to :func:`wire`, and its websocket framing."""
 
 
@@ -186,7 +188,10 @@ def wire(frame: bytes) -> bytes:
     connection it is sent to in a row, as a room's broadcast sends one frame to all the watchers of a seat."""
     global _framed
     if _framed[0] is not frame:
-        _framed = (frame, Frame(Opcode.BINARY, frame).serialize(mask=False, extensions=[]))
+        size = len(frame)  # RFC 6455 5.2: FIN and the binary opcode, then the length in 7, 7+16 or 7+64 bits
+        head = (bytes((0x82, size)) if size < 126 else _HEAD16.pack(0x82, 126, size) if size < 1 << 16
+                else _HEAD64.pack(0x82, 127, size))
+        _framed = (frame, head + frame)
     return _framed[1]
 
 
