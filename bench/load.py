@@ -415,11 +415,12 @@ class Spawned:
 
 @contextlib.contextmanager
 def spawned(fsync: str, nodes: int = 1, *, cluster: bool = False, replicas: int = 0,
-            redis_server: str | None = None) -> Iterator[Spawned]:
+            redis_server: str | None = None, wrap: list[str] | None = None, startup: float = 15.0) -> Iterator[Spawned]:
     """A real redis-server (with ``cluster``, a six-process Redis Cluster) and ``nodes`` ``cardroom serve`` children
     on it, on free loopback ports, all stopped afterwards however the block ends.
 
-    ``replicas`` is the nodes' ``--min-replicas-acked``; ``redis_server``, the binary of the one redis-server.
+    ``replicas`` is the nodes' ``--min-replicas-acked``; ``redis_server``, the binary of the one redis-server;
+    ``wrap``, a command each node runs under (a profiler's), and ``startup``, the seconds a node may take to listen.
     """
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp, contextlib.ExitStack() as stack:
         if cluster:
@@ -444,7 +445,7 @@ def spawned(fsync: str, nodes: int = 1, *, cluster: bool = False, replicas: int 
             log = stack.enter_context(log_path.open("wb"))
             stack.callback(_show_log, log_path)
             server = subprocess.Popen(
-                [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                [*(wrap or []), sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                  "--redis-url", url, "--max-per-address", "100000", "--node-id", f"bench{n}",
                  "--min-replicas-acked", str(replicas)],
                 cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent,
@@ -453,7 +454,7 @@ def spawned(fsync: str, nodes: int = 1, *, cluster: bool = False, replicas: int 
             )
             stack.callback(stop_child, server)
             try:
-                wait_for_port(server, port)
+                wait_for_port(server, port, startup)
             except RuntimeError:
                 sys.stderr.write(log_path.read_text(errors="replace"))
                 raise

@@ -1,0 +1,117 @@
+"""Instructions per decision, counted by valgrind's callgrind: the same for the same build and inputs whatever else
+the machine does, where this machine's CPU time per decision moves by a fifth from one minute to the next, so that
+a change of a few per cent shows.
+
+    python -m bench.instructions                     # bench.room: a room's own work
+    python -m bench.instructions --server            # a server under bench.load
+    python -m bench.instructions --server --decisions 4000
+
+Room: ``bench.room`` runs under callgrind for ``--matches`` and for four times as many; the difference of the two
+counts over the difference of their decisions is what one decision costs, the process's start taken out.
+
+Server: one redis-server (fsync always) and one ``cardroom serve`` under callgrind, on loopback. ``bench.load``
+(40 matches) plays 300 decisions to warm it, the counts are zeroed, ``bench.load`` plays ``--decisions`` more, and
+the counts are dumped: the server's instructions per decision, the matches' making, joining and ending included,
+as in ``bench.load``'s CPU figure. Under callgrind the server runs some fifty times slower, so more decisions share
+each commit than at full speed: compare one build with another with it, not with ``bench.load``'s figures.
+
+Instructions are not time (a cache miss costs a hundred of them), but where two builds run the same work, fewer
+instructions is less time. Needs Debian's valgrind.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench import REPO
+from bench.load import spawned
+
+__all__ = ["main", "room", "server"]
+
+WARM = 300
+"""Decisions ``bench.load`` plays against the server before its counts are zeroed."""
+STARTUP = 180.0
+"""Seconds the server under callgrind may take to start answering (its imports run some fifty times slower)."""
+
+
+def _callgrind(out: Path) -> list[str]:
+    return ["valgrind", "--quiet", "--tool=callgrind", f"--callgrind-out-file={out}"]
+
+
+def _total(out: Path) -> int:
+    """The instructions a callgrind dump counted."""
+    for line in out.read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    raise RuntimeError(f"{out}: no totals in the callgrind dump")
+
+
+def _decisions(output: str, pattern: str) -> int:
+    found = re.search(pattern, output, re.MULTILINE)
+    if found is None:
+        raise RuntimeError(f"no decision count in:\n{output[-2000:]}")
+    return int(found.group(1))
+
+
+def room(matches: int) -> tuple[float, int]:
+    """``bench.room``'s instructions per decision, and the decisions the larger run made."""
+    counts = []
+    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp:
+        for n in (matches, 4 * matches):
+            out = Path(tmp) / f"room{n}.out"
+            run = subprocess.run([*_callgrind(out), sys.executable, "-m", "bench.room", "--matches", str(n)],
+                                 cwd=REPO, capture_output=True, text=True, check=True)
+            counts.append((_decisions(run.stdout, r"(\d+) decisions"), _total(out)))
+    (few, few_ir), (many, many_ir) = counts
+    return (many_ir - few_ir) / (many - few), many
+
+
+def _load(url: str, decisions: int) -> int:
+    """Play ``decisions`` through ``bench.load`` against ``url``; how many it made."""
+    run = subprocess.run([sys.executable, "-m", "bench.load", "--url", url, "--matches", "40", "--max-decisions",
+                          str(decisions), "--duration", "3600"], cwd=REPO, capture_output=True, text=True, check=True)
+    return _decisions(run.stdout, r"^\s*decisions\s+(\d+)")
+
+
+def server(decisions: int) -> tuple[float, int]:
+    """A server's instructions per decision under ``bench.load``, and the decisions counted."""
+    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp:
+        out = Path(tmp) / "server.out"
+        with spawned("always", wrap=_callgrind(out), startup=STARTUP) as run:
+            pid = str(run.server_pids[0])
+            _load(run.urls[0], WARM)
+            subprocess.run(["callgrind_control", "--zero", pid], check=True, capture_output=True)
+            made = _load(run.urls[0], decisions)
+            subprocess.run(["callgrind_control", "--dump", pid], check=True, capture_output=True)
+            dumped = Path(f"{out}.1")  # the first dump: the counts since they were zeroed
+            total = _total(dumped)
+    return total / made, made
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", action="store_true", help="count a server under bench.load, not bench.room")
+    parser.add_argument("--matches", type=int, default=30, help="bench.room: the smaller run's matches (default 30)")
+    parser.add_argument("--decisions", type=int, default=2000, help="--server: decisions counted (default 2,000)")
+    args = parser.parse_args(argv)
+    if args.matches < 1 or args.decisions < 1:
+        parser.error("need --matches >= 1 and --decisions >= 1")
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        parser.error("needs valgrind and callgrind_control on PATH (Debian's valgrind package)")
+    if args.server:
+        each, made = server(args.decisions)
+        print(f"cardroom instructions: a server under bench.load, {made} decisions counted (callgrind)")
+    else:
+        each, made = room(args.matches)
+        print(f"cardroom instructions: bench.room, {args.matches} and {4 * args.matches} matches ({made} decisions)")
+    print(f"  instructions    {each / 1000:,.1f}k per decision")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

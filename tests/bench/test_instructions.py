@@ -1,0 +1,29 @@
+"""bench.instructions counts what a decision costs under callgrind: a room's own work, and a whole server's under
+bench.load (slow: the programs run some fifty times slower under valgrind)."""
+from __future__ import annotations
+
+import pytest
+
+from bench import instructions
+from tests import debian
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module", autouse=True)
+def valgrind() -> None:
+    if not debian.install("valgrind", "valgrind", "callgrind_control"):
+        pytest.fail("bench.instructions needs Debian's valgrind package: run `apt-get install valgrind` as root")
+
+
+def test_a_room_decision_is_counted_without_the_process_start() -> None:
+    each, made = instructions.room(2)
+    # a decision of bench.room runs the engine, the views and their deltas: hundreds of thousands of instructions,
+    # where the process's start (the imports, which the two runs share) is some two thousand million
+    assert made > 100 and 100_000 < each < 5_000_000
+
+
+def test_a_server_is_counted_from_after_its_warm_up_to_the_dump() -> None:
+    each, made = instructions.server(100)
+    # counted from the start, the imports (some two thousand million) would give over 5 million per decision
+    assert made >= 100 and 200_000 < each < 5_000_000
