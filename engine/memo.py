@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-__all__ = ["Values", "carry_over", "per_state", "per_value"]
+__all__ = ["Values", "carry_over", "per_state"]
 
 R = TypeVar("R")
 KEEP: Final = 8
@@ -92,19 +92,3 @@ class Values:
             self.young, self.old = {}, self.young
         self.young[key] = held
 
-
-def per_value(fn: Callable[..., R]) -> Callable[..., R]:
-    """``fn(value, *more)`` remembered in :class:`Values`, by the identity of ``value`` and the equality of ``more``
-    (``fn`` never answers None)."""
-    values = Values()
-
-    def remembered(value: Any, *more: Any) -> R:
-        key = more if more else None
-        found: R | None = values.get(value, key)
-        if found is None:
-            found = values.keep(value, fn(value, *more), key)
-        return found
-
-    remembered.__doc__ = fn.__doc__
-    remembered.__name__ = fn.__name__
-    return remembered

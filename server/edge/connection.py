@@ -165,9 +165,10 @@ def socket_class(trusted: forwarded.Trusted) -> type[Socket]:
 
 
 _framed: tuple[bytes | None, bytes] = (None, b"")
+"""The last frame given to :func:`wire`, and its websocket framing."""
 _HEAD16 = struct.Struct("!BBH")
 _HEAD64 = struct.Struct("!BBQ")
-"""The last frame given to :func:`wire`, and its websocket framing."""
+"""A websocket frame's first two bytes and its length in 16 or 64 bits (the payload's length is 126 or more)."""
 
 
 def _free(conn: Connection) -> bool:
