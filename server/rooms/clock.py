@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from engine.interface import Game
+from engine.rules_game import RulesGame
 from protocol import ErrorCode, ProtocolError
 from server.store.store import Store
 
@@ -163,7 +164,7 @@ class Clock:
             if self.limits.timed:
                 clock.bank += self.limits.increment
 
-    def sync(self, game: Game, state: Any, filled: bool, now: float) -> None:
+    def sync(self, game: RulesGame, state: Any, filled: bool, now: float) -> None:
         """Start a clock for each decision newly awaited, keep those still awaited, stop the rest.
 
         Call after :meth:`drain` up to ``now``. A running clock is never shortened mid-decision.

@@ -13,7 +13,8 @@ from typing import Any
 import msgpack
 
 from engine.errors import EngineError
-from engine.interface import Decision, Event, Game, Outcome, Seat, redact_all
+from engine.interface import Decision, Event, Outcome, Seat, redact_all
+from engine.rules_game import RulesGame
 from protocol import ErrorCode, Fields, ProtocolError, encode
 from protocol.delta import diff
 from protocol.packing import pack
@@ -66,7 +67,7 @@ class Tally:
 class Room:
     """The live room: its state, the seat token hashes and the connections watching it."""
 
-    def __init__(self, record: RoomRecord, game: Game, state: Any, store: Store, alive: float | None = None) -> None:
+    def __init__(self, record: RoomRecord, game: RulesGame, state: Any, store: Store, alive: float | None = None) -> None:
         self.id = record.room
         self.game = game
         self.options = record.options

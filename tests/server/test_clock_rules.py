@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from engine import registry
+from engine.rules_game import RulesGame
 from server.rooms.clock import GRACE, Clock, Limits
 
 CW = registry.GAMES["creature_wars"]
@@ -86,31 +87,25 @@ class Asking:
 
     version: int
     limit: int = 5
+    opened: int = 0
+    outcome: None = None
 
 
-class AskingGame:
-    """Just what the clock reads of a game: each question is timed by the game itself."""
+def _unused(*_: Any) -> Any:
+    raise AssertionError("the clock reads only legal, opened, timer, outcome and version")
 
-    name = "asking"
 
-    def legal(self, state: Asking, seat: int) -> list[dict[str, int]]:
-        return [{"kind": "choose", "option": 0}] if seat == 0 else []
-
-    def opened(self, state: Asking, seat: int) -> int:
-        return 0
-
-    def timer(self, state: Asking) -> tuple[int, int]:
-        return 0, state.limit
-
-    def outcome(self, state: Asking) -> None:
-        return None
-
-    def version(self, state: Asking) -> int:
-        return state.version
+ASKING = RulesGame(
+    name="asking", title="Asking", players=2, parse_options=_unused, setup_fn=_unused,
+    legal_fn=lambda state, seat: [{"kind": "choose", "option": 0}] if seat == 0 else [],
+    apply_fn=_unused, view_fn=_unused, dump_fn=_unused, load_fn=_unused,
+    timer_fn=lambda state: (0, state.limit), sealed=True,
+)
+"""Just what the clock reads of a game: each question is timed by the game itself."""
 
 
 def test_each_question_the_game_times_gets_its_own_limit_capped_by_the_move_time() -> None:
-    game: Any = AskingGame()
+    game = ASKING
     clock = Clock.fresh(Limits(3, 60, 0), 2, 1000.0)
     clock.sync(game, Asking(0), True, 1000.0)
     assert clock.seats[0].left == 3.0 and clock.seats[0].capped and clock.seats[1].left is None
