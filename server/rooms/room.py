@@ -155,7 +155,9 @@ class Room:
 
     @property
     def over(self) -> bool:
-        return self.game.outcome(self.state) is not None
+        """Whether the match has ended: its outcome is settled and its seats were taken. A deal lost at once (a chosen
+        or daily seed's, dealt at the making) waits for its players like any room; the claim that fills it ends it."""
+        return self.game.outcome(self.state) is not None and (self.ended is not None or all(self.seats))
 
     @property
     def status(self) -> str:
@@ -292,7 +294,7 @@ class Room:
             if deal is not None:
                 self.seed, self.state = deal[0], state
             self.clock = clock
-            if deal is not None and self.over:  # a solitaire lost at the deal: it ended without a decision
+            if filled and self.over:  # a solitaire lost at the deal: it ended without a decision
                 await self.end_at_deal()
         self.broadcast((), None, None)
         self.arm()
@@ -809,9 +811,9 @@ class Room:
             self.history.restore(events)
 
     def over_frame(self) -> bytes | None:
-        """The ``match_over`` message of a finished room (``None`` while it goes on)."""
+        """The ``match_over`` message of a finished room (``None`` while it goes on or waits for its players)."""
         outcome = self.game.outcome(self.state)
-        if outcome is None:
+        if outcome is None or not self.over:
             return None
         return encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
 

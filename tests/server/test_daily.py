@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime
+import itertools
 from typing import Any
 
 import pytest
@@ -10,10 +11,12 @@ import redis
 from client import Client, ClientError
 from client.connection import Seat
 from client.verify import verify
+from engine import registry
 from server.lobby import lobby
-from server.lobby.lobby import today
+from server.lobby.lobby import daily_seed, today
 from server.rooms.reveal import seed_fields
 from server.store import keys
+from server.store.store import DAILY_SECRET
 from tests.server.helpers import play_out
 from tests.server.players import keyed, pushed
 
@@ -49,6 +52,26 @@ async def test_a_daily_seed_is_withheld_until_its_day_ends(server_url: str, redi
         stored = int(redis.Redis.from_url(redis_url).hget(keys.match(seat.room), "seed") or 0)
         assert record["seed"] == stored and "reveal_after" not in record
         assert verify(record).ok
+
+
+async def test_a_daily_deal_lost_at_once_seats_its_player_and_enters_the_days_table(server_url: str,
+                                                                                   redis_url: str) -> None:
+    """About one Fairy Tableau deal in 80 is lost before any decision. The day's deal is dealt as the room is
+    made, so such a day's room waits for its player, and the seat's claim ends it: the player is seated, told
+    the result, and scored in the day's table."""
+    game = registry.get("fairy_tableau")
+    assert game is not None
+    secret = next(s for s in (n.to_bytes(32, "big") for n in itertools.count())
+                  if game.outcome(game.setup({}, daily_seed(s, game.name, today()))) is not None)
+    redis.Redis.from_url(redis_url).set(DAILY_SECRET, secret)
+    player, _ = await keyed(server_url, "gil", KEY)
+    async with player:
+        seat = await player.create("fairy_tableau", daily=True)
+        assert isinstance(seat, Seat)
+        over = await pushed(player, "match_over", room=seat.room)
+        assert over["outcome"]["reason"] == "lost" and over["seed"] is None and over["reveal_after"] == tomorrow()
+        entries = (await player.request("scores", game="fairy_tableau", daily=True))["entries"]
+        assert [(e["name"], e["room"], e["score"]) for e in entries] == [("gil", seat.room, over["outcome"]["scores"][0])]
 
 
 async def test_a_daily_room_in_play_is_not_watched_but_its_player_resumes_it(server_url: str) -> None:

@@ -11,6 +11,7 @@ from server.lobby import lobby
 from server.rooms import seeding
 from server.store.store import Store
 from tests.server.helpers import play_out, received, strings
+from tests.server.players import pushed
 from tests.server.servers import serving
 
 LOST_AT_DEAL = 7
@@ -135,6 +136,25 @@ async def test_a_deal_lost_before_any_decision_is_scored(server_url: str, monkey
         entries = (await player.request("scores", game="fairy_tableau"))["entries"]
         assert [(e["room"], e["name"]) for e in entries] == [(seat.room, "guest")]  # no key: posted as a guest
         record = (await player.request("export", room=seat.room))["record"]
+        assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
+
+
+async def test_a_chosen_seed_lost_at_the_deal_seats_its_player(server_url: str) -> None:
+    """A chosen seed is dealt as the room is made: a deal lost at once waits for its player like any room (it is
+    not over before anyone sat), and the claim that fills it ends it, so its creator gets the seat and the result
+    rather than an answer that never comes."""
+    async with await Client.connect(server_url, name="unlucky") as player:
+        seat = await player.create("fairy_tableau", seed=LOST_AT_DEAL)
+        assert not isinstance(seat, str)
+        over = await pushed(player, "match_over", room=seat.room)
+        assert over["outcome"]["reason"] == "lost" and over["seed"] == LOST_AT_DEAL
+        made = await player.request("create_room", game="fairy_tableau", seed=LOST_AT_DEAL, sit=False)
+        assert {r["room"]: r["status"] for r in await player.list_rooms()}[made["room"]] == "waiting"
+        async with await Client.connect(server_url, name="late") as joiner:
+            joined = await joiner.join(made["room"])
+            assert joined.seat == 0
+            assert (await pushed(joiner, "match_over", room=made["room"]))["outcome"]["reason"] == "lost"
+        record = (await player.request("export", room=made["room"]))["record"]
         assert record["decisions"] == [] and record["outcome"]["reason"] == "lost"
 
 
