@@ -123,7 +123,7 @@ def test_what_the_clock_shows_and_when_it_wakes_are_what_draining_it_would_leave
     (or copying) the room's clock: compared with a drained copy over random clocks and times."""
     import random
 
-    from server.rooms.clock import SeatClock
+    from server.rooms.clock import SeatClock, cents
 
     rng = random.Random(5)
     for _ in range(500):
@@ -137,8 +137,23 @@ def test_what_the_clock_shows_and_when_it_wakes_are_what_draining_it_would_leave
         assert [s.data() for s in clock.seats] == before and clock.stamp == 1000.0, "the clock itself is unchanged"
         drained = clock.copy()
         drained.drain(now)
-        assert shown["seats"] == [{"left": None if s.left is None else round(s.left, 2), "bank": round(s.bank, 2),
+        assert shown["seats"] == [{"left": None if s.left is None else cents(s.left), "bank": cents(s.bank),
                                    "strikes": s.strikes, "capped": s.capped} for s in drained.seats]
         waits = [w for n, s in enumerate(drained.seats) if s.left is not None
                  for w in [s.remaining()] + ([max(away[n], s.started) + GRACE - now] if n in away else [])]
         assert wakes == (max(0.0, min(waits)) if waits else None)
+
+
+def test_the_clocks_are_shown_to_the_hundredth_as_round_would_show_them() -> None:
+    """``cents`` stands for ``round(x, 2)`` on the views' clock figures: to the hundredth, and off by a hundredth at
+    most where a figure lies on a half (where ``round`` goes by the decimal value the float holds)."""
+    import random
+
+    from server.rooms.clock import cents
+
+    rng = random.Random(7)
+    figures = [0.0, 0.005, 0.125, 1.0, 29.995, 60.0, 7200.0] + [rng.uniform(0, 7200) for _ in range(5000)]
+    for x in figures:
+        shown = cents(x)
+        assert shown == round(shown, 2) and abs(shown - round(x, 2)) <= 0.01 + 1e-9, x
+    assert [cents(x) for x in (0.004, 0.006, 12.344, 12.346, 30.0)] == [0.0, 0.01, 12.34, 12.35, 30.0]
