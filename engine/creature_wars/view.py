@@ -67,16 +67,16 @@ def _held_card(card: Card, cooldown: int) -> dict[str, Any]:
     found: dict[str, Any] | None = _HELD_CARDS.get(card, cooldown)
     if found is not None:
         return found
-    waits_until = card.ready_turn - cooldown  # a turn on which it waits ``cooldown`` turns (with 0: any turn since)
-    return _HELD_CARDS.keep(card, _held_face(card, card.notation(waits_until, marks=True), cooldown, card.banned,
-                                             not card.banned and cooldown == 0), cooldown)
+    return _HELD_CARDS.keep(card, _held_face(card, cooldown), cooldown)
 
 
 @functools.lru_cache(maxsize=8192)
-def _held_face(card: Card, text: str, cooldown: int, banned: bool, playable: bool) -> dict[str, Any]:
-    """A held card's view, one object for as long as it looks the same (from turn to turn while its cooldown and
-    playability stay): successive views share it, so comparing them skips it."""
-    return {**_card_face(card, True), "text": text, "cooldown": cooldown, "banned": banned, "playable": playable}
+def _held_face(card: Card, cooldown: int) -> dict[str, Any]:
+    """A held card's view, one object for as long as it looks the same (from turn to turn while its cooldown
+    stays): successive views share it, so comparing them skips it. Its text is made only when it is not found."""
+    waits_until = card.ready_turn - cooldown  # a turn on which it waits ``cooldown`` turns (with 0: any turn since)
+    return {**_card_face(card, True), "text": card.notation(waits_until, marks=True), "cooldown": cooldown,
+            "banned": card.banned, "playable": not card.banned and cooldown == 0}
 
 
 def _pile(cards: tuple[Card, ...]) -> list[dict[str, Any]]:
