@@ -20,8 +20,10 @@ from bots.players import Bot, make
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
 from client.events import create_event, drop, follow, list_events, register, start_event, wait_event
+from server.lobby import events
 from server.rooms import clock
 from tests.server.nodes import Start
+from tests.server.test_solitaires import LOST_AT_DEAL
 
 GAME = "creature_wars"
 QUICK = {"hp": 1}
@@ -475,6 +477,22 @@ async def test_a_solitaire_event_ranks_two_players_on_one_deal(server_url: str) 
         assert state["scores"][0]["score"] == expected[0][0]
         assert sorted((e["score"], e["name"]) for e in state["scores"]) == sorted(expected)
         assert [e["rank"] for e in state["scores"]] == [1, 2]
+
+
+async def test_a_solitaire_event_dealt_lost_at_once_seats_its_player_and_ranks_the_score(
+        server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event's deal is dealt as the room is made; one lost before any decision (about one Fairy Tableau deal
+    in 80) still seats the player, ends at the seat's claim, and enters the event's scores."""
+    monkeypatch.setattr(events, "daily_seed", lambda *_: LOST_AT_DEAL)
+    async with await Client.connect(server_url, name="ada", key=key_of("ada")) as ada:
+        event = (await create_event(ada, "fairy_tableau", lasts=600))["event"]
+        await follow(ada, event)
+        room = (await ada.request("play_event", event=event))["room"]
+        await ada.wait_for(lambda: room in ada.over)
+        assert any(s.room == room for s in ada.granted.values()), "the player holds the seat"
+        score = ada.over[room]["outcome"]["scores"][0]
+        state = await wait_event(ada, event, lambda s: len(s["scores"]) == 1)
+        assert [(e["name"], e["score"]) for e in state["scores"]] == [("ada", score)]
 
 
 async def test_a_round_cut_after_its_room_was_recorded_gets_a_new_room(server_url: str, redis_url: str) -> None:
