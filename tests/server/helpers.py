@@ -14,6 +14,9 @@ from protocol import decode_any
 from protocol.delta import apply
 from server.store.store import Store
 
+LOST_AT_DEAL = 7
+"""A Fairy Tableau seed whose deal is lost before any decision (about one deal in 80 is)."""
+
 
 async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> bool:
     """Each seat with a legal decision sends one; False once the match is over."""

@@ -22,8 +22,8 @@ from client.connection import ConnectionLost, Seat
 from client.events import create_event, drop, follow, list_events, register, start_event, wait_event
 from server.lobby import events
 from server.rooms import clock
+from tests.server.helpers import LOST_AT_DEAL
 from tests.server.nodes import Start
-from tests.server.test_solitaires import LOST_AT_DEAL
 
 GAME = "creature_wars"
 QUICK = {"hp": 1}

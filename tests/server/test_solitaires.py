@@ -10,12 +10,9 @@ from client import Client, ClientError
 from server.lobby import lobby
 from server.rooms import seeding
 from server.store.store import Store
-from tests.server.helpers import play_out, received, strings
+from tests.server.helpers import LOST_AT_DEAL, play_out, received, strings
 from tests.server.players import pushed
 from tests.server.servers import serving
-
-LOST_AT_DEAL = 7
-"""A Fairy Tableau seed whose deal is lost before any decision."""
 
 
 async def test_a_ranked_game_enters_the_all_time_table(server_url: str) -> None:
