@@ -339,7 +339,10 @@ class CardroomApp(App[None]):
                             message.reveal)
             return  # the end screen says it all
         if isinstance(screen, OnePlayerScreen) and not screen.spectator:
-            ranked = (self.rooms.get(message.room) or {}).get("ranked")
+            listed = self.rooms.get(message.room)
+            ranked = listed.get("ranked") if listed else None
+            if ranked is None and self.link.client is not None:  # over before a listing named it (lost at once)
+                ranked = self.link.client.tables.get(message.room)
             finished = Finished(message.room, screen.game, message.outcome, None if ranked is None else str(ranked),
                                 message.seed)
             screen.show_end(finished)

@@ -75,6 +75,9 @@ class Client:
         self.versions: dict[str, int] = {}
         self.over: dict[str, dict[str, Any]] = {}
         self.granted: dict[int, Seat] = {}
+        self.tables: dict[str, str] = {}
+        """The high-score table each room we made enters, by room (``room_created``'s ``ranked``: ``all``,
+        ``daily:…``, "" for none): known before a lobby listing names the room, as a deal lost at once ends."""
         self.refused: dict[int, ClientError] = {}
         """Errors under a request id whose reply came already (a room made, then its seat refused)."""
         self.frames: list[bytes] = []
@@ -176,6 +179,8 @@ class Client:
     async def _deliver(self, message: dict[str, Any]) -> None:
         """Keep what a message says, answer the request it replies to, and queue it on ``inbox``."""
         kind = message.get("t")
+        if kind == "room_created" and isinstance(message.get("room"), str):
+            self.tables[message["room"]] = str(message.get("ranked") or "")
         if kind == "match_over":
             self.over[message["room"]] = message
         elif kind == "seat_granted" and isinstance(message.get("re"), int):

@@ -1,8 +1,10 @@
 """The lobby's create pane (any game, a solitaire's daily deal) and the high-score screen, against a real server."""
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
+import redis
 from textual.widgets import DataTable
 
 from client.app import CardroomApp
@@ -10,6 +12,10 @@ from client.connection import Client, Seat
 from client.scores import format_table
 from client.screens import LobbyScreen, QueensScreen, ScoresScreen, SolitaireScreen, TableauScreen
 from client.screens.high_scores import TABLES, table_id
+from client.screens.solitaire_end import SolitaireEndScreen
+from engine import registry
+from server.lobby.lobby import daily_seed, today
+from server.store.store import DAILY_SECRET
 from tests.client.helpers import SIZE, Recorder, panel_text, screen_text, until
 from tests.server.players import keyed
 
@@ -30,7 +36,16 @@ async def play_to_the_end(client: Client, seat: Seat) -> dict[str, Any]:
     raise AssertionError("the game did not end")
 
 
-async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) -> None:
+def day_secret(lost: bool) -> bytes:
+    """A key of the daily seeds whose Fairy Tableau deal today is lost at once (``lost``) or has a play."""
+    game = registry.get("fairy_tableau")
+    assert game is not None
+    return next(s for s in (n.to_bytes(32, "big") for n in itertools.count())
+                if (game.outcome(game.setup({}, daily_seed(s, game.name, today()))) is not None) == lost)
+
+
+async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str, redis_url: str) -> None:
+    redis.Redis.from_url(redis_url).set(DAILY_SECRET, day_secret(lost=False))  # a deal with a play: the table opens
     hook = Recorder()
     app = CardroomApp(server_url, "fay")
     async with app.run_test(size=SIZE, message_hook=hook) as pilot, \
@@ -63,6 +78,21 @@ async def test_create_any_game_from_the_lobby_and_a_daily_deal(server_url: str) 
         await until(pilot, lambda: isinstance(app.screen, QueensScreen) and app.screen.view is not None, "the table")
         queens = next(r for r in await looker.list_rooms() if r["game"] == "queens_challenge")
         assert queens["ranked"] == "all" and queens["players"] == ["fay"] and not queens["scenario"]
+
+
+async def test_a_daily_deal_lost_at_once_ends_on_the_days_table(server_url: str, redis_url: str) -> None:
+    """About one Fairy Tableau deal in 80 is lost before any play: the day's room still seats us, and its end screen,
+    over the table at once, ranks the score on today's table (known from ``room_created``, as no listing names the
+    room yet), not on the all-time one."""
+    redis.Redis.from_url(redis_url).set(DAILY_SECRET, day_secret(lost=True))
+    app = CardroomApp(server_url, "gil")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.link.client is not None, "the connection")
+        await pilot.press("g", "d", "c")
+        await until(pilot, lambda: isinstance(app.screen, SolitaireEndScreen), "the end screen")
+        assert isinstance(app.screen_stack[-2], TableauScreen), "the table is under it"
+        await until(pilot, lambda: "Rank 1 on today's table" in screen_text(app), "the rank")
+        assert "all-time" not in screen_text(app)
 
 
 async def test_scores_screen_shows_the_server_tables(server_url: str) -> None:
