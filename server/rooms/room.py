@@ -295,7 +295,10 @@ class Room:
                 self.seed, self.state = deal[0], state
             self.clock = clock
             if filled and self.over:  # a solitaire lost at the deal: it ended without a decision
-                await self.end_at_deal()
+                try:
+                    await self.end_at_deal()
+                except Exception:  # the seat and the deal stand; the sweep writes the end (each write counts once)
+                    log.exception("match lost at the deal not settled", extra={"room": self.id})
         self.broadcast((), None, None)
         self.arm()
         return seat, token

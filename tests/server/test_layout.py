@@ -19,9 +19,10 @@ from protocol import ErrorCode, ProtocolError
 from server.lobby.lobby import Lobby
 from server.lobby.quota import WAITING, Quota
 from server.players import standings
+from server.rooms import seeding
 from server.store import keys
 from server.store.store import OPEN, Store
-from tests.server.helpers import play_out, play_to_end, play_turn
+from tests.server.helpers import LOST_AT_DEAL, play_out, play_to_end, play_turn
 from tests.server.players import keyed
 from tests.server.servers import serving
 
@@ -197,11 +198,17 @@ async def test_a_matchs_end_is_written_elsewhere_once_though_cut_and_repeated(re
         await store.close()
 
 
-async def test_a_solitaires_score_is_entered_once_after_a_cut(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("lost_at_deal", [False, True])
+async def test_a_solitaires_score_is_entered_once_after_a_cut(redis_url: str, monkeypatch: pytest.MonkeyPatch,
+                                                              lost_at_deal: bool) -> None:
+    """The score's write is cut (the node stops there): the match stands and a restart writes it, once. A deal lost
+    at once ends at the seat's claim: the claim still seats the player, as a decision that ends a match stands."""
     async def cut(*args: Any) -> None:
         raise ConnectionError("the node stopped here")
 
     monkeypatch.setattr(Store, "add_score", cut)
+    if lost_at_deal:
+        monkeypatch.setattr(seeding, "derive", lambda *_: LOST_AT_DEAL)
     async with serving(redis_url) as url, await Client.connect(url, name="sol") as c:
         seat = await c.create("fairy_tableau")
         assert not isinstance(seat, str)
