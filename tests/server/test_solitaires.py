@@ -158,7 +158,8 @@ async def test_a_chosen_seed_lost_at_the_deal_seats_its_player(server_url: str) 
 async def test_a_deal_lost_at_once_whose_server_stopped_before_archiving_it_is_archived_on_restart(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The seat's claim stored the deal, and the server stopped before the match was archived and scored: the
-    restarted server finds the match over but not archived, and finishes the job."""
+    player still holds the seat and is told the result (the match stands, as after a decision that ends one), and
+    the restarted server finds the match over but not archived, and finishes the job."""
     monkeypatch.setattr(seeding, "derive", lambda *_: LOST_AT_DEAL)
 
     async def stopped(*_: object, **__: object) -> bool:
@@ -167,8 +168,8 @@ async def test_a_deal_lost_at_once_whose_server_stopped_before_archiving_it_is_a
     monkeypatch.setattr(Store, "finish", stopped)  # the match's archiving, its first step
     async with serving(redis_url) as url, await Client.connect(url, name="unlucky") as player:
         made = await player.request("create_room", game="fairy_tableau", sit=False)
-        with pytest.raises(ClientError):
-            await player.join(made["room"])
+        seat = await player.join(made["room"])
+        assert (await pushed(player, "match_over", room=seat.room))["outcome"]["reason"] == "lost"
     monkeypatch.undo()
     async with serving(redis_url) as url, await Client.connect(url) as player:
         for _ in range(100):
