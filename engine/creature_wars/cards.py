@@ -93,6 +93,11 @@ class Card:
     banned: bool = False
     token: str | None = None
     tags: tuple[tuple[str, int], ...] = ()
+    _hash: int = dataclasses.field(default=-1, init=False, compare=False, repr=False)
+    """The hash, made once (-1: not yet): the views' face caches hash cards at every decision."""
+    _plain: str | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    _marked: str | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    """:meth:`notation` of a card waiting for no turn, without and with rally marks, made once each."""
 
     def __init__(self, uid: int, kind: CardKind, level: int, base: int, tribe: Tribe | None = None,
                  ptype: PowerType | None = None, witch: str | None = None, tribe_rally: bool = False,
@@ -112,6 +117,9 @@ class Card:
         self.banned = banned
         self.token = token
         self.tags = tags
+        self._hash = -1
+        self._plain = None
+        self._marked = None
 
     def _key(self) -> tuple[Any, ...]:
         return (self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
@@ -125,8 +133,11 @@ class Card:
         return self._key() == other._key()
 
     def __hash__(self) -> int:
-        """The hash a dataclass with ``unsafe_hash`` gives: of the fields' tuple."""
-        return hash(self._key())
+        """The hash a dataclass with ``unsafe_hash`` gives: of the fields' tuple (made once: a card never changes)."""
+        made = self._hash
+        if made == -1:  # (a hash is never -1)
+            made = self._hash = hash(self._key())
+        return made
 
     @classmethod
     def creature(cls, uid: int, tribe: Tribe, level: int, ptype: PowerType | None) -> Card:
@@ -209,7 +220,21 @@ class Card:
         """The rules' one-line form: ``Lvl.X <Type> <Tribe> {b}``, ``: (#)``/``: (-)``; with ``marks``, ``!`` for rallies.
 
         A rally is its holder's secret: the ``!`` marks are shown only in the holder's own hand (``marks=True``),
-        never on a card the table sees (played, discarded, in the log)."""
+        never on a card the table sees (played, discarded, in the log). Made once for a card that waits for no
+        turn (the events and hands of most decisions name such cards)."""
+        if self.banned or (turn is not None and self.ready_turn > turn):
+            return self._notation(turn, marks)
+        if marks:
+            marked = self._marked
+            if marked is None:
+                marked = self._marked = self._notation(None, True)
+            return marked
+        plain = self._plain
+        if plain is None:
+            plain = self._plain = self._notation(None, False)
+        return plain
+
+    def _notation(self, turn: int | None, marks: bool) -> str:
         if self.kind is CardKind.WITCH:
             middle = f"{self.witch}!" if marks and self.witch_rally else f"{self.witch}"
         else:

@@ -79,7 +79,7 @@ def test_the_cards_replace_is_dataclasses_own_field_by_field() -> None:
         "witch": "Blind Witch", "tribe_rally": False, "type_rally": True, "witch_rally": True, "ready_turn": 7,
         "banned": True, "token": None, "tags": (("ring", 2),),
     }
-    assert {f.name for f in dataclasses.fields(Card)} == set(changes)
+    assert {f.name for f in dataclasses.fields(Card) if f.init} == set(changes)
     for name, value in changes.items():
         assert cards.replace(marked, **{name: value}) == dataclasses.replace(marked, **{name: value})
     assert cards.replace(marked, **changes) == dataclasses.replace(marked, **changes)
@@ -95,7 +95,7 @@ def test_a_cards_equality_and_hash_are_its_fields() -> None:
     """Card's written ``__eq__`` and ``__hash__`` answer as a dataclass's would: equal exactly when every field is,
     hashed as the fields' tuple (so sets and dicts of cards keep their order), never equal to another kind."""
     base = Card.creature(7, Tribe.SKELETON, 2, PowerType.NIGHTMARE)
-    fields = [f.name for f in dataclasses.fields(Card)]
+    fields = [f.name for f in dataclasses.fields(Card) if f.init]
     assert base == cards.replace(base) and hash(base) == hash(tuple(getattr(base, n) for n in fields))
     changed = {"uid": 8, "level": 3, "base": 1, "tribe": Tribe.WOLF, "ptype": None, "witch": "x", "tribe_rally": True,
                "type_rally": True, "witch_rally": True, "ready_turn": 4, "banned": True, "token": "t", "tags": (("a", 1),),
@@ -106,3 +106,17 @@ def test_a_cards_equality_and_hash_are_its_fields() -> None:
         assert other != base and not other == base, name
         assert hash(other) == hash(tuple(getattr(other, n) for n in fields))
     assert base != (7, "creature") and base.__eq__(object()) is NotImplemented
+
+
+def test_a_cards_hash_and_notation_made_once_are_those_made_anew() -> None:
+    """A card keeps its hash and its notation once made (it never changes): each asked again, in any order and for
+    any turn, is what a card made afresh gives the first time."""
+    made = [Card(n, CardKind.CREATURE, 1 + n % 5, 3, tribe, ptype, None, n % 2 == 0, n % 3 == 0, False, n % 4, n % 7 == 0)
+            for n, (tribe, ptype) in enumerate((t, p) for t in Tribe for p in (None, *PowerType))]
+    for card in made:
+        asked = [(turn, marks) for turn in (None, 0, 1, 2, 5) for marks in (False, True)]
+        first = {(turn, marks): cards.replace(card).notation(turn, marks=marks) for turn, marks in asked}
+        for turn, marks in asked + asked[::-1]:
+            assert card.notation(turn, marks=marks) == first[turn, marks]
+        assert hash(card) == hash(card) == hash(cards.replace(card)) and card == cards.replace(card)
+    assert made[2].notation(0) == made[2].notation(0, marks=False) != made[2].notation(0, marks=True)
