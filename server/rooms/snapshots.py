@@ -27,10 +27,14 @@ def digest(packed: bytes) -> str:
     return hashlib.sha256(packed).hexdigest()[:16]
 
 
+_pack = msgpack.Packer(use_bin_type=True).pack
+"""``msgpack.packb``'s bytes, from one packer: ``packb`` makes a packer for every call, one a decision here."""
+
+
 def link(previous: str, version: int, seat: int, decision: Any) -> str:
     """A log record's link in the log's chain: the digest of the previous record's link and this decision, so
     a decision changed after it was stored is caught at itself (states are digested only at snapshots)."""
-    return hashlib.sha256(previous.encode() + msgpack.packb([version, seat, decision])).hexdigest()[:16]
+    return hashlib.sha256(previous.encode() + _pack([version, seat, decision])).hexdigest()[:16]
 
 
 def rebuild(game: Game, record: RoomRecord) -> Any:
