@@ -348,9 +348,7 @@ class Room:
         """Another node has taken the room over (its lease lapsed here): stop serving it and drop the
         connections watching it, which reconnect and resume wherever the room is served now."""
         self.moved = True
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+        self._disarm()
         for conn in list(self.watchers):
             conn.drop(f"room {self.id} moved to another server node: reconnect and resume")
         self.watchers.clear()
@@ -735,19 +733,31 @@ class Room:
         return seat
 
     def arm(self, delay: float | None = None) -> None:
-        """(Re)schedule the next thing the clock must do (a time-out or a forfeit), if any clock runs."""
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
+        """(Re)schedule the next thing the clock must do (a time-out or a forfeit), if any clock runs. A timer set to
+        fire no later is kept: a decision moves the deadline later, and a timer that fires early finds nothing due
+        and is set again (:meth:`_wake`), which costs less than cancelling and making one at every decision."""
         if self.over or not all(self.seats) or self.moved:
+            self._disarm()
             return
         if delay is None:
             delay = self.clock.wake(time.time(), self.away)
             if delay is None:
+                self._disarm()
                 return
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
-        self.timer = self.loop.call_later(delay + 0.005, self._due)
+        when = self.loop.time() + delay + 0.005
+        timer = self.timer
+        if timer is not None:
+            if timer.when() <= when:
+                return
+            timer.cancel()
+        self.timer = self.loop.call_at(when, self._due)
+
+    def _disarm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
     def _due(self) -> None:
         assert self.loop is not None  # armed by :meth:`arm`

@@ -1,6 +1,7 @@
 """The clock's arithmetic, with the time given explicitly: move time, bank, increment, strikes, restarts."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,3 +158,36 @@ def test_the_clocks_are_shown_to_the_hundredth_as_round_would_show_them() -> Non
         shown = cents(x)
         assert shown == round(shown, 2) and abs(shown - round(x, 2)) <= 0.01 + 1e-9, x
     assert [cents(x) for x in (0.004, 0.006, 12.344, 12.346, 30.0)] == [0.0, 0.01, 12.34, 12.35, 30.0]
+
+
+async def test_a_decision_keeps_the_rooms_timer_while_its_deadline_only_moves_later() -> None:
+    """Each decision pushes a timed room's deadline later: the timer set for the first one is kept (it fires early,
+    finds nothing due and is set again) rather than cancelled and made anew; a deadline that comes sooner is set at
+    once."""
+    from bench.room import Watcher, _Keeps
+    from server.rooms.room import Room
+    from server.rooms.tokens import hash_token
+    from server.store.store import RoomRecord
+
+    game = registry.get("creature_wars")
+    assert game is not None
+    state = game.setup({}, 5)
+    record = RoomRecord(room="timed", game=game.name, options={}, seed=5, commitment="", created=0.0,
+                        version=game.version(state), state=game.dump(state), limits=Limits(30, 60, 0).data(),
+                        seats=(hash_token("seat 0"), hash_token("seat 1")))
+    room = Room(record, game, state, _Keeps())  # type: ignore[arg-type]  # a store that keeps nothing
+    watchers = [Watcher(), Watcher()]
+    for seat, watcher in enumerate(watchers):
+        room.watch(watcher, seat)
+    room.arm()
+    first = room.timer
+    assert first is not None
+    for seat in (0, 1, 0):
+        decision = game.legal(room.state, seat)[0]
+        await room.decide(watchers[seat], f"seat {seat}", room.version, dict(decision), seat)
+        assert room.timer is first, "kept: the deadline only moved later"
+    assert first.when() <= asyncio.get_running_loop().time() + 30 + 60 + 1
+    room.arm(0.5)  # a deadline sooner than the timer's (a time-out retried after a failure, say): set at once
+    assert room.timer is not first and room.timer is not None
+    assert room.timer.when() <= asyncio.get_running_loop().time() + 1 < first.when()
+    room.timer.cancel()
