@@ -56,9 +56,7 @@ def tell_closed(lobby: Lobby, room: Room, reason: str, by: Peer | None = None, r
     """Take a room out of the lobby and tell everyone watching it why (``room_closed``)."""
     lobby.rooms.pop(room.id, None)
     room.closed = reason
-    if room.timer is not None:
-        room.timer.cancel()
-        room.timer = None
+    room.disarm()
     message = {"t": "room_closed", "room": room.id, "reason": reason}
     frame = encode({**message, "re": None})
     if by is not None:

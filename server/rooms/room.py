@@ -348,7 +348,7 @@ class Room:
         """Another node has taken the room over (its lease lapsed here): stop serving it and drop the
         connections watching it, which reconnect and resume wherever the room is served now."""
         self.moved = True
-        self._disarm()
+        self.disarm()
         for conn in list(self.watchers):
             conn.drop(f"room {self.id} moved to another server node: reconnect and resume")
         self.watchers.clear()
@@ -737,12 +737,12 @@ class Room:
         fire no later is kept: a decision moves the deadline later, and a timer that fires early finds nothing due
         and is set again (:meth:`_wake`), which costs less than cancelling and making one at every decision."""
         if self.over or not all(self.seats) or self.moved:
-            self._disarm()
+            self.disarm()
             return
         if delay is None:
             delay = self.clock.wake(time.time(), self.away)
             if delay is None:
-                self._disarm()
+                self.disarm()
                 return
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
@@ -754,7 +754,8 @@ class Room:
             timer.cancel()
         self.timer = self.loop.call_at(when, self._due)
 
-    def _disarm(self) -> None:
+    def disarm(self) -> None:
+        """Stop the clock's timer: the room is closed, over, moved or runs no clock."""
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
@@ -825,9 +826,10 @@ class Room:
 
     def over_frame(self) -> bytes | None:
         """The ``match_over`` message of a finished room (``None`` while it goes on or waits for its players)."""
-        outcome = self.game.outcome(self.state)
-        if outcome is None or not self.over:
+        if not self.over:
             return None
+        outcome = self.game.outcome(self.state)
+        assert outcome is not None
         return encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
 
     def broadcast(self, events: Any, decider: Peer | None, re: int | None, decider_seat: Seat | None = None) -> None:
