@@ -63,6 +63,11 @@ class Relayed(Peer):
             self.relay.post(self.origin, ["out", self.link, frame])
             OWNER_FRAMES.inc()
 
+    def refund(self) -> None:
+        """Tell the origin, which rate-limits the client, that a decision it relayed was stored (not counted)."""
+        if not self.dead:
+            self.relay.post(self.origin, ["refund", self.link])
+
     def drop(self, reason: str) -> None:
         if self.dead:
             return
@@ -89,6 +94,8 @@ class Origin(Protocol):
     scope: str
     address: str
     remote: dict[str, str]
+
+    def refund(self) -> None: ...
 
 
 @dataclass
@@ -310,4 +317,8 @@ class Relay:
                 origin = self.origins.get(link)
                 if origin is not None:
                     origin.conn.drop(message[2])
+            elif kind == "refund":
+                origin = self.origins.get(link)
+                if origin is not None:
+                    origin.refund()
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import time
 from typing import Any
@@ -14,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from engine import registry
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from protocol.messages import MAX_FRAME
-from server.cluster.relay import ROUTED, Relay
+from server.cluster.relay import ROUTED, Relay, Relayed
 from server.edge import admin, admission, computer
 from server.edge.connection import Connection, Socket
 from server.edge.lane import READING, Lane
@@ -38,8 +39,10 @@ __all__ = ["Session"]
 log = logging.getLogger(__name__)
 IN_MEMORY = frozenset({"hello", "list_rooms", "spectate", "leave", "view"})
 """Requests served from memory alone: they need no store, so an outage does not refuse them."""
-RATE = 40.0
-BURST = 80.0
+RATE = float(os.environ.get("CARDROOM_MESSAGES_PER_SECOND", "40"))
+"""Messages a second a connection may send on average (decisions the server stores aside: :meth:`Session.refund`)."""
+BURST = 2 * RATE
+"""Messages a connection may send at once."""
 
 
 class Session:
@@ -102,6 +105,16 @@ class Session:
             return False
         self.tokens -= 1
         return True
+
+    def refund(self) -> None:
+        """Give back the token of a decision the room stored: the game's own pace bounds those (a seat decides again
+        only once the table has moved, and a match ends), so a bot playing as fast as the table allows is never
+        slowed; refused decisions, retries and every other message are counted. A stand-in tells the node that
+        greeted its client, which counts the client's messages."""
+        if isinstance(self.conn, Relayed):
+            self.conn.refund()
+            return
+        self.tokens = min(BURST, self.tokens + 1)
 
     def _hello_deadline(self) -> None:
         if not self.conn.greeted:
@@ -469,7 +482,8 @@ class Session:
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
         received = time.perf_counter()
         room = await self.lobby.find(m["room"])
-        await room.decide(self.conn, m["token"], m["version"], m["decision"], re)
+        if await room.decide(self.conn, m["token"], m["version"], m["decision"], re):
+            self.refund()
         if self.conn not in room.watchers:
             room.watch(self.conn, room.seat_of(m["token"]))
         metrics.DECISION_SECONDS.observe(time.perf_counter() - received)

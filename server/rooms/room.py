@@ -524,8 +524,9 @@ class Room:
         else:
             self.send_view(conn, seat, [], re, self.history.recent(seat), whole=True)
 
-    async def decide(self, conn: Peer, token: str, version: int, decision: Decision, re: int) -> None:
-        """Check, apply, persist, and only then tell every watcher what it may see."""
+    async def decide(self, conn: Peer, token: str, version: int, decision: Decision, re: int) -> bool:
+        """Check, apply, persist, and only then tell every watcher what it may see. True when the decision was stored
+        now; False when it was one stored before, acknowledged again."""
         async with self.lock:
             await self.resync()
             seat = self.seat_of(token, conn)
@@ -540,8 +541,9 @@ class Room:
                 if (exc.code in RETRY_REFUSALS and version < self.version
                         and await self._applied_before(seat, version, decision)):
                     self.send_view(conn, seat, [], re)  # acknowledged again, not applied twice
-                    return
+                    return False
                 raise
+            return True
 
     def _current(self, seat: Seat, version: int, decision: Decision) -> None:
         """Refuse a decision for a finished match, a server-only kind, or a version outside ``opened..current``."""
