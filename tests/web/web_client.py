@@ -154,10 +154,13 @@ class Player:
         return True
 
     async def play_turn(self) -> bool:
-        """One move of Creature Wars if one is awaited, else the next view; False once the match is over."""
+        """One move of Creature Wars if one is awaited, else the next view or a move to make (a table drawn before
+        its room was full offers none yet, and its version stays while the move is ours); False once it is over."""
         state = await self.table()
         if state["over"]:
             return False
         if not await self.move(state):
-            await self.wait_table(f"{answered(state['version'])} || t.dataset.over === 'yes'", "the next view")
+            await self.wait_table(f"{answered(state['version'])} || t.dataset.over === 'yes' || "
+                                  "document.querySelector('.card.playable, [id^=answer-]') !== null",
+                                  "the next view, or a move to make")
         return True
