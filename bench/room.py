@@ -39,10 +39,10 @@ from server.rooms.room import Room
 from server.rooms.tokens import hash_token
 from server.store.store import RoomRecord
 
-__all__ = ["Report", "Watcher", "run"]
+__all__ = ["Keeps", "Report", "Watcher", "run"]
 
 
-class _Keeps:
+class Keeps:
     """A store that keeps nothing: every call is answered at once (the room's own work is what is timed)."""
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
@@ -133,7 +133,7 @@ def _deal(game: Any, match: int, seed: int, keep: bool) -> _Match:
     record = RoomRecord(room=f"bench{match}", game=game.name, options={}, seed=seed + match, commitment="",
                         created=time.time(), version=game.version(state), state=game.dump(state),
                         seats=(hash_token("seat 0"), hash_token("seat 1")))
-    room = Room(record, game, state, _Keeps())  # type: ignore[arg-type]  # keeps nothing, answers everything
+    room = Room(record, game, state, Keeps())  # type: ignore[arg-type]  # keeps nothing, answers everything
     watchers = [Watcher(keep), Watcher(keep)]
     for seat, watcher in enumerate(watchers):
         room.watch(watcher, seat)

@@ -164,7 +164,7 @@ async def test_a_decision_keeps_the_rooms_timer_while_its_deadline_only_moves_la
     """Each decision pushes a timed room's deadline later: the timer set for the first one is kept (it fires early,
     finds nothing due and is set again) rather than cancelled and made anew; a deadline that comes sooner is set at
     once."""
-    from bench.room import Watcher, _Keeps
+    from bench.room import Keeps, Watcher
     from server.rooms.room import Room
     from server.rooms.tokens import hash_token
     from server.store.store import RoomRecord
@@ -175,7 +175,7 @@ async def test_a_decision_keeps_the_rooms_timer_while_its_deadline_only_moves_la
     record = RoomRecord(room="timed", game=game.name, options={}, seed=5, commitment="", created=0.0,
                         version=game.version(state), state=game.dump(state), limits=Limits(30, 60, 0).data(),
                         seats=(hash_token("seat 0"), hash_token("seat 1")))
-    room = Room(record, game, state, _Keeps())  # type: ignore[arg-type]  # a store that keeps nothing
+    room = Room(record, game, state, Keeps())  # type: ignore[arg-type]  # a store that keeps nothing
     watchers = [Watcher(), Watcher()]
     for seat, watcher in enumerate(watchers):
         room.watch(watcher, seat)
