@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, Locator, Page, WebSocket, async_playwright
+from playwright.async_api import Browser, BrowserContext, FloatRect, Page, WebSocket, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -82,9 +82,10 @@ class Player:
             try:
                 await control.wait_for(state="visible", timeout=WAIT_MS)
                 await control.scroll_into_view_if_needed(timeout=WAIT_MS)
-                if await control.bounding_box() is None and attempt < REDRAWN - 1:
+                box = await control.bounding_box()
+                if box is None and attempt < REDRAWN - 1:
                     continue  # drawn anew between finding it and measuring it: find it again
-                await self.on_screen(control, selector)
+                await self.on_screen(box, selector)
                 if self.touch:
                     await control.tap(timeout=WAIT_MS)
                 else:
@@ -94,9 +95,10 @@ class Player:
                 if "not attached" not in str(exc) or attempt == REDRAWN - 1:
                     raise
 
-    async def on_screen(self, control: Locator, what: str) -> None:
+    async def on_screen(self, box: FloatRect | None, what: str) -> None:
+        """Check that a control's box (measured once: a second look may find the table drawn anew) lies wholly
+        inside the viewport."""
         size = self.page.viewport_size
-        box = await control.bounding_box()
         assert size is not None and box is not None, f"{what} has no box on the page"
         assert box["x"] >= 0 and box["y"] >= 0, f"{what} starts off screen: {box}"
         assert box["x"] + box["width"] <= size["width"] + 0.5, f"{what} runs off the right edge: {box}"
