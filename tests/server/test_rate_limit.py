@@ -31,6 +31,7 @@ def slow_rate(monkeypatch: pytest.MonkeyPatch, no_retries: None) -> None:
 async def _play(c: Client, seat: Seat, decisions: int) -> int:
     """Decide the first legal play ``decisions`` times in a row, as fast as replies come; how many were made."""
     made = 0
+    await c.wait_view(seat.room, lambda _: True)  # the seat's view follows its grant (through the relay, later)
     while made < decisions:
         view = c.views[seat.room]
         if view["outcome"] is not None or not view["legal"]:
