@@ -63,15 +63,17 @@ async def play_seat(url: str, client: Client, seat: Seat, decide: Decider, name:
 
 async def play_room(url: str, room: str, game: str, level: str, *, seed: int | str | None = None,
                     name: str = "", on_decide: Callable[[Mapping[str, Any]], None] | None = None,
-                    rematches: bool = False) -> dict[str, Any] | None:
+                    rematches: bool = False, seated: asyncio.Event | None = None) -> dict[str, Any] | None:
     """Join ``room`` as a bot of ``level``, play its match out (with ``rematches``, and each rematch the other
     seat asks for within ``REMATCH_WAIT`` s) and leave; the final view (None if it never ended while the bot
-    held the seat)."""
+    held the seat). ``seated`` is set once the bot holds its seat."""
     bot = make(game, level, seed)
     name = name or f"{level} bot"
     client = await Client.connect(url, name=name)
     try:
         seat: Seat | None = await client.join(room)
+        if seated is not None:
+            seated.set()
         final = None
         while seat is not None:  # the match, then each rematch the other seat asks for
             client = await play_seat(url, client, seat, decider(bot, on_decide), name)

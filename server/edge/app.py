@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -28,7 +29,7 @@ from server.edge.lane import Lane
 from server.edge.pages import Pages
 from server.edge.session import Session
 from server.lobby.events import Events
-from server.lobby.expiry import Sweeper
+from server.lobby.expiry import Sweeper, unplayed
 from server.lobby.lobby import Lobby
 from server.lobby.pools import Pools
 from server.ops import collector, descriptors, logs, metrics
@@ -92,6 +93,7 @@ async def run(
 
     admission = Admission(per_address, trusted)
     computers = ComputerPool()
+    computers.unseated = functools.partial(unplayed, lobby)
     pools = Pools(lobby, computers, GAMES, LEVELS)
     events = Events(lobby)
     lobby.serving_players = lambda: bool(admission.open or relay.stand_ins)

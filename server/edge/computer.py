@@ -3,12 +3,14 @@ by a bot of this node's pool.
 
 Each bot is a client of the protocol like any other (bots/runner.py): it connects to this node's own
 websocket, joins the room, and decides from the views its own connection receives, so it sees only its seat.
-A node runs at most ``MAX_GAMES`` of them at once (``CARDROOM_COMPUTER_GAMES``)."""
+A node runs at most ``MAX_GAMES`` of them at once (``CARDROOM_COMPUTER_GAMES``). A bot that cannot take its seat
+(``SIT_ATTEMPTS`` tries) has its room cancelled if the room still waits for players, so that its creator is told."""
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bots.players import LEVELS
@@ -23,6 +25,10 @@ GAMES = ("creature_wars", "fairy_meat")
 MAX_GAMES = int(os.environ.get("CARDROOM_COMPUTER_GAMES", "32"))
 """Matches the computer plays at once on one node; more are refused with ``unavailable`` (its bots connect from
 loopback, within that address's connection cap)."""
+SIT_ATTEMPTS = 3
+"""Times a bot tries to take its seat (connect and join) before its room is cancelled."""
+SIT_PAUSE = 0.5
+"""Seconds between those attempts."""
 
 
 def check(m: dict[str, Any]) -> str | None:
@@ -48,6 +54,9 @@ class ComputerPool:
         self.url = ""
         """This node's own address; set once it listens."""
         self.games: set[asyncio.Task[Any]] = set()
+        self.unseated: Callable[[str], Awaitable[None]] | None = None
+        """Awaited with a room whose seat a bot could not take (its creator would otherwise wait for an opponent who
+        never comes): the node cancels it if it still waits for players."""
 
     def reserve(self) -> None:
         """Refuse a new match when the pool is full or not listening yet (before the room is made)."""
@@ -61,10 +70,25 @@ class ComputerPool:
         task.add_done_callback(self.games.discard)
 
     async def _play(self, room: str, game: str, level: str) -> None:
-        try:
-            await play_room(self.url, room, game, level, seed=f"computer:{room}", name=f"{level} bot", rematches=True)
-        except Exception as exc:  # the room stays playable: its clock and forfeit rules end a match nobody plays
-            log.warning("computer player left: %s", exc, extra={"room": room})
+        for attempt in range(1, SIT_ATTEMPTS + 1):
+            seated = asyncio.Event()
+            try:
+                await play_room(self.url, room, game, level, seed=f"computer:{room}", name=f"{level} bot",
+                                rematches=True, seated=seated)
+                return
+            except Exception as exc:
+                if seated.is_set():  # the room stays playable: its clock and forfeit rules end a match nobody plays
+                    log.warning("computer player left: %s", exc, extra={"room": room})
+                    return
+                log.warning("computer player could not take its seat (attempt %d of %d): %s", attempt, SIT_ATTEMPTS,
+                            exc, extra={"room": room})
+            if attempt < SIT_ATTEMPTS:
+                await asyncio.sleep(SIT_PAUSE)
+        if self.unseated is not None:
+            try:
+                await self.unseated(room)
+            except Exception:  # the room then waits, as any, until it expires
+                log.exception("room the computer could not sit in not closed", extra={"room": room})
 
     async def stop(self) -> None:
         for task in list(self.games):

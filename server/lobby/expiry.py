@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from server.lobby.lobby import Lobby
     from server.rooms.room import Room
 
-__all__ = ["ABANDONED_AFTER", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "abandoned", "cancel", "close", "tell_closed"]
+__all__ = ["ABANDONED_AFTER", "SWEEP_EVERY", "WAITING_TTL", "Sweeper", "abandoned", "cancel", "close", "tell_closed",
+           "unplayed"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,17 @@ def tell_closed(lobby: Lobby, room: Room, reason: str, by: Peer | None = None, r
             conn.send(frame)
         room.unwatch(conn)
     log.info("room %s closed: %s", room.id, reason)
+
+
+async def unplayed(lobby: Lobby, room_id: str) -> None:
+    """A room whose other seat the computer could not take: cancelled (its watchers told) while it waits for players;
+    left alone once someone else sat in it, or once it is gone."""
+    room = lobby.rooms.get(room_id)
+    if room is None:
+        return
+    async with room.lock:
+        if waiting(room) and not room.closed:
+            await close(lobby, room, "cancelled")
 
 
 async def cancel(lobby: Lobby, room: Room, conn: Peer, token: str, re: int) -> None:

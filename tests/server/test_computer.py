@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import server.edge.computer
 from client import Client, ClientError
 from client.connection import Seat
 from tests.server.helpers import announced, leaks, replay
@@ -74,3 +75,56 @@ async def test_a_room_the_computer_cannot_play_is_refused_naming_why(server_url:
         assert refused.value.code == "bad_field"
         assert words in refused.value.message
         assert await ada.list_rooms() == [], "nothing was created"
+
+
+async def _closed(client: Client, room: str, seconds: float) -> str | None:
+    """The reason ``room_closed`` gave for ``room``, once it came within ``seconds`` (None if it did not)."""
+    for _ in range(int(seconds / 0.05)):
+        if room in client.closed:
+            return client.closed[room]
+        await asyncio.sleep(0.05)
+    return None
+
+
+async def test_a_room_whose_computer_cannot_take_its_seat_is_cancelled(server_url: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its creator is told (``room_closed``, ``cancelled``) after the bot's attempts, not left waiting for an opponent
+    who never comes."""
+    attempts: list[str] = []
+
+    async def refused(url: str, room: str, *_: object, **__: object) -> None:
+        attempts.append(room)
+        raise OSError("the bot's connection was refused")
+
+    monkeypatch.setattr(server.edge.computer, "play_room", refused)
+    monkeypatch.setattr(server.edge.computer, "SIT_PAUSE", 0.01)
+    async with await Client.connect(server_url, name="ada") as ada:
+        seat = await ada.create("creature_wars", QUICK, computer="random")
+        assert isinstance(seat, Seat)
+        assert await _closed(ada, seat.room, 10) == "cancelled"
+        assert attempts == [seat.room] * server.edge.computer.SIT_ATTEMPTS
+        assert seat.room not in {r["room"] for r in await ada.list_rooms()}
+
+
+async def test_a_room_someone_else_sat_in_stays_when_the_computer_cannot(server_url: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer's failure cancels only a room still waiting: a player who took the seat meanwhile plays on."""
+    taken = asyncio.Event()
+
+    async def late(*_: object, **__: object) -> None:
+        await taken.wait()
+        raise OSError("the bot's connection was refused")
+
+    monkeypatch.setattr(server.edge.computer, "play_room", late)
+    monkeypatch.setattr(server.edge.computer, "SIT_PAUSE", 0.01)
+    async with await Client.connect(server_url, name="ada") as ada, await Client.connect(server_url, name="bo") as bo:
+        seat = await ada.create("creature_wars", QUICK, computer="random")
+        assert isinstance(seat, Seat)
+        other = await bo.join(seat.room)
+        taken.set()
+        assert await _closed(ada, seat.room, 1) is None
+        for client, held in ((ada, seat), (bo, other)):
+            await client.wait_view(held.room, lambda v: "hands" in v)
+        # the match goes on: a seat decides (one whose play was forced at the deal waits for the other)
+        mover, held = (bo, other) if bo.views[other.room]["legal"] else (ada, seat)
+        await mover.decide(held, mover.views[held.room]["legal"][0])
