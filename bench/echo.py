@@ -54,6 +54,13 @@ LOOP_STEPS = 100_000_000
 # ---------------------------------------------------------------- the server
 
 
+async def _write(ws: ServerConnection, outbox: asyncio.Queue[bytes]) -> None:
+    """A connection's writer task (``--queued``): sends what its outbox holds, in order, until the connection closes."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await ws.send(await outbox.get())
+
+
 class Committer:
     """``--decision``: each connection's requests committed as one room's decisions, through the server's store."""
 
@@ -87,31 +94,45 @@ async def serve_echo(port: int, reply_bytes: int, queued: bool, lifetime: float,
     sends: list[Callable[[bytes], object] | None] = []
     """Each connection's way to be sent a push, by its index in accepting order (None once it has gone)."""
 
+    async def direct(ws: ServerConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for frame in ws:
+                if isinstance(frame, bytes):
+                    await ws.send(packb({"t": "echo", "re": msgpack.unpackb(frame).get("id"), "pad": pad}))
+
+    async def through_outbox(ws: ServerConnection) -> None:
+        outbox: asyncio.Queue[bytes] = asyncio.Queue(512)
+
+        writer = asyncio.create_task(_write(ws, outbox))
+        try:
+            with contextlib.suppress(ConnectionClosed):
+                async for frame in ws:
+                    if isinstance(frame, bytes):
+                        outbox.put_nowait(packb({"t": "echo", "re": msgpack.unpackb(frame).get("id"), "pad": pad}))
+        finally:
+            writer.cancel()
+
     async def answer(request: bytes, room: str, state: list[Any], partner: int) -> bytes:
         message = msgpack.unpackb(request)
-        if committer is not None:
-            state[0] += 1
-            state[1] = await committer.commit(room, state[0], state[1], message.get("decision"))
-            other = sends[partner] if partner < len(sends) else None
-            if other is not None:
-                other(push)
+        assert committer is not None
+        state[0] += 1
+        state[1] = await committer.commit(room, state[0], state[1], message.get("decision"))
+        other = sends[partner] if partner < len(sends) else None
+        if other is not None:
+            other(push)
         reply: bytes = packb({"t": "echo", "re": message.get("id"), "pad": pad})
         return reply
 
-    async def serving(ws: ServerConnection) -> None:
+    async def deciding(ws: ServerConnection) -> None:
+        """``--decision``: each request committed, answered, and pushed to the paired connection."""
         index = len(sends)
         room, state = f"echo{index}", [0, ""]
         outbox: asyncio.Queue[bytes] = asyncio.Queue(512)
         sends.append(outbox.put_nowait if queued else lambda frame: broadcast([ws], frame))
-        if committer is not None:
-            await committer.open(room)
+        assert committer is not None
+        await committer.open(room)
 
-        async def write() -> None:
-            with contextlib.suppress(ConnectionClosed):
-                while True:
-                    await ws.send(await outbox.get())
-
-        writer = asyncio.create_task(write()) if queued else None
+        writer = asyncio.create_task(_write(ws, outbox)) if queued else None
         try:
             with contextlib.suppress(ConnectionClosed):
                 async for frame in ws:
@@ -131,7 +152,8 @@ async def serve_echo(port: int, reply_bytes: int, queued: bool, lifetime: float,
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    async with serve(serving, "127.0.0.1", port, max_size=MAX_FRAME * 16, compression=None):
+    handler = deciding if committer is not None else through_outbox if queued else direct  # the echo as it always was
+    async with serve(handler, "127.0.0.1", port, max_size=MAX_FRAME * 16, compression=None):
         print(f"echo: serving on ws://127.0.0.1:{port} ({'queued' if queued else 'direct'} sends)", flush=True)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), lifetime)
