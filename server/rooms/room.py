@@ -844,10 +844,7 @@ class Room:
         whole: dict[tuple[Seat | None, type[Peer]], list[Peer]] = {}
         evs: tuple[Event, ...] = tuple(events)
         self.history.extend(evs)
-        outcome = self.game.outcome(self.state)
-        over = None
-        if outcome is not None and evs:
-            over = encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
+        over = self.over_frame() if evs else None  # a decision that ended the match: its result follows each frame
         answered = False
         live = self._live_fields()  # read once: every frame of this broadcast is sent in the same turn of the loop
         redacted: dict[Seat | None, list[dict[str, Any]]] = {}

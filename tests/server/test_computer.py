@@ -77,15 +77,6 @@ async def test_a_room_the_computer_cannot_play_is_refused_naming_why(server_url:
         assert await ada.list_rooms() == [], "nothing was created"
 
 
-async def _closed(client: Client, room: str, seconds: float) -> str | None:
-    """The reason ``room_closed`` gave for ``room``, once it came within ``seconds`` (None if it did not)."""
-    for _ in range(int(seconds / 0.05)):
-        if room in client.closed:
-            return client.closed[room]
-        await asyncio.sleep(0.05)
-    return None
-
-
 async def test_a_room_whose_computer_cannot_take_its_seat_is_cancelled(server_url: str,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Its creator is told (``room_closed``, ``cancelled``) after the bot's attempts, not left waiting for an opponent
@@ -101,7 +92,8 @@ async def test_a_room_whose_computer_cannot_take_its_seat_is_cancelled(server_ur
     async with await Client.connect(server_url, name="ada") as ada:
         seat = await ada.create("creature_wars", QUICK, computer="random")
         assert isinstance(seat, Seat)
-        assert await _closed(ada, seat.room, 10) == "cancelled"
+        await ada.wait_for(lambda: seat.room in ada.closed)
+        assert ada.closed[seat.room] == "cancelled"
         assert attempts == [seat.room] * server.edge.computer.SIT_ATTEMPTS
         assert seat.room not in {r["room"] for r in await ada.list_rooms()}
 
@@ -122,7 +114,8 @@ async def test_a_room_someone_else_sat_in_stays_when_the_computer_cannot(server_
         assert isinstance(seat, Seat)
         other = await bo.join(seat.room)
         taken.set()
-        assert await _closed(ada, seat.room, 1) is None
+        with pytest.raises(TimeoutError):  # no room_closed within a second
+            await ada.wait_for(lambda: seat.room in ada.closed, timeout=1)
         for client, held in ((ada, seat), (bo, other)):
             await client.wait_view(held.room, lambda v: "hands" in v)
         # the match goes on: a seat decides (one whose play was forced at the deal waits for the other)
