@@ -4,8 +4,8 @@ value the call to it costs as much as msgpack's packing.
 
 Both pack every value the protocol holds alike (maps with str or int keys, lists and tuples as arrays, str, bytes
 as bin, ints of up to 64 bits in their smallest form, floats as 64-bit, bools, None): tests/protocol/test_packing.py
-checks that they give the same bytes. What a digest is taken of (a snapshot, a log record's link) is packed with
-``msgpack`` alone, so that a verifier's msgpack gives the very bytes hashed.
+checks that they give the same bytes, and that every state of random matches of each game does: a snapshot's digest
+is taken of these bytes, which a verifier's msgpack gives as well.
 """
 from __future__ import annotations
 

@@ -10,8 +10,6 @@ import time
 from collections import deque
 from typing import Any
 
-import msgpack
-
 from engine.errors import EngineError
 from engine.interface import Decision, Event, Outcome, Seat, redact_all
 from engine.rules_game import RulesGame
@@ -273,7 +271,7 @@ class Room:
             if filled and not self.dealt and self.server_seed is not None:
                 seed = seeding.derive(self.server_seed, self.salt, nonces)
                 state = self.game.setup(self.options, seed)
-                deal = seed, msgpack.packb(self.game.dump(state))
+                deal = seed, pack(self.game.dump(state))
             now = time.time()
             clock = self.clock.copy()
             clock.drain(now)
@@ -592,7 +590,7 @@ class Room:
         entry: dict[str, Any] = {"v": new_version, "seat": seat, "d": stored, "ts": now, "c": link}
         packed = b""
         if snapshots.due(new_version, outcome is not None):  # else the log alone holds it (server/rooms/snapshots.py)
-            packed = msgpack.packb(self.game.dump(state))
+            packed = pack(self.game.dump(state))
             entry["h"] = snapshots.digest(packed)
         if by_server:
             entry["server"] = True

@@ -8,6 +8,7 @@ from typing import Any
 import msgpack
 
 from engine.interface import Game
+from protocol.packing import pack
 from server.errors import StoreCorrupt
 from server.store.store import RoomRecord
 
@@ -46,7 +47,7 @@ def rebuild(game: Game, record: RoomRecord) -> Any:
         if game.version(state) != entry["v"]:
             raise StoreCorrupt(f"room {record.room}: replaying the log reached version {game.version(state)}, "
                                f"its record says {entry['v']}")
-        if "h" in entry and digest(msgpack.packb(game.dump(state))) != entry["h"]:
+        if "h" in entry and digest(pack(game.dump(state))) != entry["h"]:
             raise StoreCorrupt(f"room {record.room}: replaying the log departs from the state stored at "
                                f"version {entry['v']}")
     if game.version(state) != record.version:

@@ -36,6 +36,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import RedisError
 
+from protocol.packing import pack
 from server.errors import Fenced, StaleWrite, StoreMissing, StoreUnavailable
 from server.store import keys, link
 from server.store.group import Group
@@ -410,7 +411,7 @@ class Store:
             "commitment": record.commitment,
             "created": repr(record.created),
             "version": str(record.version),
-            "state": msgpack.packb(record.state),
+            "state": pack(record.state),
             "snap": str(record.version),
             "seats": str(len(record.seats)),
             "table": record.table,
