@@ -40,18 +40,13 @@ class Options:
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any]) -> Options:
-        """Validate room options, naming the first field that is wrong."""
-        known = {"hp", "hand_size", "witches", "first_drawer", "deck", "hands", "answer_seconds"}
-        unknown = sorted(set(raw) - known)
+        """Validate room options, naming the first field that is wrong. No options (most rooms) are the defaults, made
+        once: a room's options are parsed at its making, its deal and each look at its scenario."""
+        if not raw:
+            return _DEFAULTS
+        unknown = sorted(set(raw) - _KNOWN)
         if unknown:
-            raise BadOptions(f"unknown option {unknown[0]!r}; known: {', '.join(sorted(known))}")
-
-        def number(name: str, low: int, high: int, default: int) -> int:
-            value = raw.get(name, default)
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise BadOptions(f"option {name!r} must be an integer from {low} to {high}")
-            return value
-
+            raise BadOptions(f"unknown option {unknown[0]!r}; known: {', '.join(sorted(_KNOWN))}")
         first = raw.get("first_drawer")
         if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first not in (0, 1)):
             raise BadOptions("option 'first_drawer' must be 0 or 1")
@@ -66,13 +61,13 @@ class Options:
         ):
             raise BadOptions("option 'hands' must be two lists of cards in notation")
         return cls(
-            hp=number("hp", 1, 999, 30),
-            hand_size=number("hand_size", 0, 20, 5),
-            witches=number("witches", 0, 40, 10),
+            hp=_number(raw, "hp", 1, 999, 30),
+            hand_size=_number(raw, "hand_size", 0, 20, 5),
+            witches=_number(raw, "witches", 0, 40, 10),
             first_drawer=first,
             deck=tuple(deck) if deck is not None else None,
             hands=(tuple(hands[0]), tuple(hands[1])) if hands is not None else None,
-            answer_seconds=number("answer_seconds", 1, 600, 30),
+            answer_seconds=_number(raw, "answer_seconds", 1, 600, 30),
         )
 
     def data(self) -> dict[str, Any]:
@@ -85,6 +80,19 @@ class Options:
         if self.hands is not None:
             out["hands"] = [list(h) for h in self.hands]
         return out
+
+
+_KNOWN: Final = frozenset({"hp", "hand_size", "witches", "first_drawer", "deck", "hands", "answer_seconds"})
+_DEFAULTS: Final = Options()
+"""The options of a room made with none (a value: shared by every such room)."""
+
+
+def _number(raw: Mapping[str, Any], name: str, low: int, high: int, default: int) -> int:
+    """Option ``name``, an integer from ``low`` to ``high`` (``default`` when not given)."""
+    value = raw.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadOptions(f"option {name!r} must be an integer from {low} to {high}")
+    return value
 
 
 _CARD = re.compile(r"^Lvl\.(\d+) (.+?)(?: \{(\d+)\})?$")
