@@ -92,23 +92,31 @@ ALIVE = PREFIX + "alive"
 # wholly stored or not at all. A room stored before snapshots holds the state of its version: HSETNX marks it
 # so before the first decision without one. KEYS: room, log, and (sent only with the decision that ends the
 # match) chat, match, match log; ARGV: expected, version, snapshot, record, over, out, clock, link, fence, then
-# (the same) the archive's four.
+# (the same) the archive's four. The room's fields are read in one call and written in one (the archived record keeps
+# the clock as it was before the last decision, as it always has): each call a script makes costs Redis more than the
+# command itself.
 _COMMIT = _ARCHIVE + """
-if ARGV[9] ~= '' and redis.call('HGET', KEYS[1], 'fence') ~= ARGV[9] then return -1 end
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
-redis.call('HSETNX', KEYS[1], 'snap', ARGV[1])
+local held = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snap')
+if ARGV[9] ~= '' and held[1] ~= ARGV[9] then return -1 end
+if held[2] ~= ARGV[1] then return 0 end
+local fields = {'version', ARGV[2], 'link', ARGV[8]}
 if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[8], 'state', ARGV[3], 'snap', ARGV[2])
-else
-  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'link', ARGV[8])
+  fields[5], fields[6], fields[7], fields[8] = 'state', ARGV[3], 'snap', ARGV[2]
+elseif not held[3] then
+  fields[5], fields[6] = 'snap', ARGV[1]
 end
+if ARGV[7] ~= '' and ARGV[5] ~= '1' then
+  fields[#fields + 1] = 'clock'
+  fields[#fields + 1] = ARGV[7]
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('RPUSH', KEYS[2], ARGV[4])
 if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'over', '1')
   archive(KEYS, {ARGV[10], ARGV[11], ARGV[12], ARGV[13]})
   redis.call('HSET', KEYS[1], 'out', ARGV[6])
+  if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
 end
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
 return 1
 """
 
