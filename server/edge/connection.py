@@ -31,9 +31,15 @@ from typing import Any, cast
 from websockets.asyncio.connection import broadcast
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server.edge import forwarded
+
+try:  # websockets' C unmasking, as its own parser uses it (its pure-Python one where it was built without)
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 from server.ops import metrics
 from server.rooms.peer import Peer
 
@@ -72,6 +78,8 @@ class Socket(ServerConnection):
         """A trusted proxy's PROXY header named the client."""
         self.header: bytearray | None = bytearray()
         """Bytes read while a PROXY header may still be coming; None once past it."""
+        self.framing: bytearray | None = None
+        """Bytes of frames not yet whole, once this class reads the frames (see :meth:`_read_frames`)."""
         self.on_stall: Callable[[], None] | None = None
         self.stall: asyncio.TimerHandle | None = None
         self.stall_mark = 0
@@ -87,7 +95,13 @@ class Socket(ServerConnection):
 
     def data_received(self, data: bytes) -> None:
         if self.header is None:
+            if self.framing is not None:
+                self._read_frames(data)
+                return
             super().data_received(data)
+            protocol = self.protocol
+            if protocol.state is State.OPEN and not protocol.reader.buffer and not protocol.extensions:
+                self.framing = bytearray()  # the handshake is done, and nothing of a frame is held: frames read here
             return
         self.header += data
         pending = bytes(self.header)
@@ -120,6 +134,51 @@ class Socket(ServerConnection):
                 log.warning("PROXY header from %s, not a trusted proxy: ignored (see --trusted-proxy)", self.client)
         if len(pending) > used:
             super().data_received(pending[used:])
+
+    def _read_frames(self, data: bytes) -> None:
+        """Frames after the handshake: a whole, masked, unfragmented binary frame within the size limit (every request
+        a client sends) is unmasked and handed on here, the very frame websockets would make of it; any other frame
+        (a ping, a pong, a close, text, a fragment, a malformed one) goes to websockets' own parser once it is whole, so
+        that its parser only ever starts at a frame's first byte. A frame too large, or anything after a close, goes to
+        it at once, and so does all that follows: websockets fails or closes the connection as it always has."""
+        buf = self.framing
+        assert buf is not None
+        buf += data
+        protocol = self.protocol
+        limit = protocol.max_message_size
+        size, at = len(buf), 0
+        while size - at >= 2:
+            head, length = buf[at], buf[at + 1] & 0x7F
+            start = at + 2
+            if length == 126:
+                if size - start < 2:
+                    break
+                length = buf[start] << 8 | buf[start + 1]
+                start += 2
+            elif length == 127:
+                if size - start < 8:
+                    break
+                length = int.from_bytes(buf[start:start + 8], "big")
+                start += 8
+            end = start + 4 + length
+            if not buf[at + 1] & 0x80 or (limit is not None and length > limit) or protocol.state is not State.OPEN:
+                self._hand_over(at)
+                return
+            if end > size:
+                break
+            if head == 0x82 and protocol.current_size is None:
+                self.process_event(Frame(Opcode.BINARY, apply_mask(buf[start + 4:end], buf[start:start + 4])))
+            else:
+                super().data_received(bytes(buf[at:end]))
+            at = end
+        del buf[:at]
+
+    def _hand_over(self, at: int) -> None:
+        """From byte ``at`` of what is held on, websockets' parser reads everything (see :meth:`_read_frames`)."""
+        assert self.framing is not None
+        rest = bytes(self.framing[at:])
+        self.framing = None
+        super().data_received(rest)
 
     def pause_writing(self) -> None:
         super().pause_writing()

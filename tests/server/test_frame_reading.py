@@ -1,0 +1,149 @@
+"""The server reads a client's frames itself once the handshake is done (server/edge/connection.py
+``Socket._read_frames``): requests split anywhere across TCP segments, or many in one, are read whole and in order;
+pings, fragments, text and close frames still reach websockets' own parser between them, and a frame too large, or
+unmasked, fails the connection as websockets fails it."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import struct
+from typing import Any
+from urllib.parse import urlparse
+
+import msgpack
+import pytest
+
+from protocol.messages import MAX_FRAME, PROTOCOL_VERSION
+
+
+def _frame(payload: bytes, opcode: int = 0x2, fin: bool = True, masked: bool = True) -> bytes:
+    """One client frame (masked, as a client must mask them) in RFC 6455's layout."""
+    head = bytes([(0x80 if fin else 0) | opcode])
+    size = len(payload)
+    bit = 0x80 if masked else 0
+    if size < 126:
+        head += bytes([bit | size])
+    elif size < 1 << 16:
+        head += bytes([bit | 126]) + struct.pack("!H", size)
+    else:
+        head += bytes([bit | 127]) + struct.pack("!Q", size)
+    if not masked:
+        return head + payload
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def _request(kind: str, rid: int, **fields: Any) -> bytes:
+    return _frame(msgpack.packb({"t": kind, "id": rid, **fields}))
+
+
+class Raw:
+    """A websocket client written by hand: the handshake, then frames as the test writes them, byte by byte if need be."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, url: str) -> Raw:
+        where = urlparse(url)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(where.hostname, where.port), 5)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write((f"GET / HTTP/1.1\r\nHost: {where.hostname}:{where.port}\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        status = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        assert status.startswith(b"HTTP/1.1 101"), status
+        return cls(reader, writer)
+
+    async def send(self, data: bytes, pieces: int = 1) -> None:
+        """Write ``data`` in ``pieces`` writes, each drained (so each is likely a segment of its own)."""
+        step = max(1, -(-len(data) // pieces))
+        for at in range(0, len(data), step):
+            self.writer.write(data[at:at + step])
+            await self.writer.drain()
+            if pieces > 1:
+                await asyncio.sleep(0.002)
+
+    async def frame(self) -> tuple[int, bytes]:
+        """The next frame the server sends: its opcode and payload (the server never masks)."""
+        head = await asyncio.wait_for(self.reader.readexactly(2), 10)
+        size = head[1] & 0x7F
+        if size == 126:
+            (size,) = struct.unpack("!H", await self.reader.readexactly(2))
+        elif size == 127:
+            (size,) = struct.unpack("!Q", await self.reader.readexactly(8))
+        return head[0] & 0x0F, await asyncio.wait_for(self.reader.readexactly(size), 10)
+
+    async def reply(self, rid: int) -> dict[str, Any]:
+        """The message that answers request ``rid`` (frames before it, pushes, are skipped)."""
+        for _ in range(50):
+            opcode, payload = await self.frame()
+            if opcode == 0x2:
+                message: dict[str, Any] = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+                if message.get("re") == rid:
+                    return message
+        raise AssertionError(f"no reply to request {rid}")
+
+    async def close(self) -> None:
+        self.writer.close()
+        await asyncio.wait_for(self.writer.wait_closed(), 5)
+
+
+async def _greeted(url: str) -> Raw:
+    raw = await Raw.open(url)
+    await raw.send(_request("hello", 1, v=PROTOCOL_VERSION, name="raw"))
+    assert (await raw.reply(1))["t"] == "welcome"
+    return raw
+
+
+async def test_requests_split_anywhere_or_many_in_one_write_are_read_whole_and_in_order(server_url: str) -> None:
+    raw = await _greeted(server_url)
+    try:
+        padded = _request("list_rooms", 2, pad="x" * 300)  # a 16-bit length, split inside its header and its mask
+        await raw.send(padded, pieces=len(padded))
+        assert (await raw.reply(2))["t"] == "rooms"
+        await raw.send(b"".join(_request("list_rooms", n) for n in range(3, 9)))
+        assert [(await raw.reply(n))["t"] for n in range(3, 9)] == ["rooms"] * 6
+        both = _request("list_rooms", 9) + _request("list_rooms", 10)
+        await raw.send(both, pieces=3)  # the second request's first bytes come with the first's last
+        assert (await raw.reply(9))["t"] == "rooms" and (await raw.reply(10))["t"] == "rooms"
+    finally:
+        await raw.close()
+
+
+async def test_pings_fragments_and_text_between_requests_reach_websockets_parser(server_url: str) -> None:
+    raw = await _greeted(server_url)
+    try:
+        await raw.send(_frame(b"are you there", opcode=0x9) + _request("list_rooms", 2))
+        assert await raw.frame() == (0xA, b"are you there")  # the pong comes before the reply: frames stay in order
+        assert (await raw.reply(2))["t"] == "rooms"
+        message = msgpack.packb({"t": "list_rooms", "id": 3})
+        fragments = (_frame(message[:4], fin=False) + _frame(message[4:9], opcode=0x0, fin=False)
+                     + _frame(message[9:], opcode=0x0))
+        await raw.send(fragments + _request("list_rooms", 4), pieces=5)
+        assert (await raw.reply(3))["t"] == "rooms" and (await raw.reply(4))["t"] == "rooms"
+        await raw.send(_frame(b"{}", opcode=0x1) + _request("list_rooms", 5))
+        opcode, payload = await raw.frame()
+        assert opcode == 0x2 and msgpack.unpackb(payload)["code"] == "bad_frame"
+        assert (await raw.reply(5))["t"] == "rooms"
+        await raw.send(_frame(struct.pack("!H", 1000) + b"bye", opcode=0x8))
+        assert await raw.frame() == (0x8, struct.pack("!H", 1000) + b"bye")  # the close echoed: a clean close
+    finally:
+        await raw.close()
+
+
+@pytest.mark.parametrize("bad", ["too_large", "unmasked"])
+async def test_a_frame_too_large_or_unmasked_fails_the_connection(server_url: str, bad: str) -> None:
+    raw = await _greeted(server_url)
+    try:
+        if bad == "too_large":
+            await raw.send(b"\x82\xff" + struct.pack("!Q", 64 * MAX_FRAME * 16) + os.urandom(4))  # refused unread
+            code = 1009
+        else:
+            await raw.send(_frame(msgpack.packb({"t": "list_rooms", "id": 2}), masked=False))
+            code = 1002
+        opcode, payload = await raw.frame()
+        assert opcode == 0x8 and struct.unpack("!H", payload[:2])[0] == code
+    finally:
+        await raw.close()
+
