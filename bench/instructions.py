@@ -5,6 +5,7 @@ a change of a few per cent shows.
     python -m bench.instructions                     # bench.room: a room's own work
     python -m bench.instructions --server            # a server under bench.load
     python -m bench.instructions --server --decisions 4000
+    python -m bench.instructions --lifecycle 15      # a server making, joining, ending and leaving matches
 
 Room: ``bench.room`` runs under callgrind for ``--matches`` and for four times as many; the difference of the two
 counts over the difference of their decisions is what one decision costs, the process's start taken out.
@@ -15,12 +16,18 @@ the counts are dumped: the server's instructions per decision, the matches' maki
 as in ``bench.load``'s CPU figure. Under callgrind the server runs some fifty times slower, so more decisions share
 each commit than at full speed: compare one build with another with it, not with ``bench.load``'s figures.
 
+Lifecycle: the same server, but each of 20 pairs of clients makes a match, joins it, resigns it at once and both
+leave it, ``--lifecycle`` times each after a warm-up: the server's instructions per match so made and left, the part
+of ``bench.load``'s figure that comes once a match (some 35 decisions there) rather than once a decision.
+
 Instructions are not time (a cache miss costs a hundred of them), but where two builds run the same work, fewer
 instructions is less time. Needs Debian's valgrind.
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import re
 import shutil
 import subprocess
@@ -30,8 +37,9 @@ from pathlib import Path
 
 from bench import REPO
 from bench.load import spawned
+from client.connection import Client, Seat
 
-__all__ = ["main", "room", "server"]
+__all__ = ["lifecycle", "main", "room", "server"]
 
 WARM = 300
 """Decisions ``bench.load`` plays against the server before its counts are zeroed."""
@@ -93,16 +101,64 @@ def server(decisions: int) -> tuple[float, int]:
     return total / made, made
 
 
+PAIRS = 20
+"""Pairs of clients making matches at once under ``--lifecycle``."""
+
+
+async def _matches(url: str, each: int) -> int:
+    """Each of :data:`PAIRS` pairs makes, joins, resigns and leaves ``each`` matches; how many were made."""
+
+    async def pair(n: int) -> int:
+        host = await Client.connect(url, name=f"host{n}")
+        guest = await Client.connect(url, name=f"guest{n}")
+        try:
+            for _ in range(each):
+                made = await host.create("creature_wars", seed=n)
+                assert isinstance(made, Seat)
+                await guest.join(made.room)
+                await host.resign(made)
+                for client in (host, guest):
+                    with contextlib.suppress(Exception):  # the match is over: leaving it is all that is asked
+                        await client.leave(made.room)
+            return each
+        finally:
+            await host.close()
+            await guest.close()
+
+    return sum(await asyncio.gather(*(pair(n) for n in range(PAIRS))))
+
+
+def lifecycle(per_pair: int) -> tuple[float, int]:
+    """A server's instructions per match made, joined, resigned and left, and the matches counted."""
+    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp:
+        out = Path(tmp) / "server.out"
+        with spawned("always", wrap=_callgrind(out), startup=STARTUP) as run:
+            pid = str(run.server_pids[0])
+            asyncio.run(_matches(run.urls[0], 2))
+            subprocess.run(["callgrind_control", "--zero", pid], check=True, capture_output=True)
+            made = asyncio.run(_matches(run.urls[0], per_pair))
+            subprocess.run(["callgrind_control", "--dump", pid], check=True, capture_output=True)
+            total = _total(Path(f"{out}.1"))
+    return total / made, made
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", action="store_true", help="count a server under bench.load, not bench.room")
     parser.add_argument("--matches", type=int, default=30, help="bench.room: the smaller run's matches (default 30)")
     parser.add_argument("--decisions", type=int, default=2000, help="--server: decisions counted (default 2,000)")
+    parser.add_argument("--lifecycle", type=int, default=0, metavar="N",
+                        help=f"count a server's matches made, joined, resigned and left: N a pair, {PAIRS} pairs")
     args = parser.parse_args(argv)
-    if args.matches < 1 or args.decisions < 1:
-        parser.error("need --matches >= 1 and --decisions >= 1")
+    if args.matches < 1 or args.decisions < 1 or args.lifecycle < 0:
+        parser.error("need --matches >= 1, --decisions >= 1 and --lifecycle >= 0")
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         parser.error("needs valgrind and callgrind_control on PATH (Debian's valgrind package)")
+    if args.lifecycle:
+        each, made = lifecycle(args.lifecycle)
+        print(f"cardroom instructions: a server making, joining, resigning and leaving {made} matches (callgrind)")
+        print(f"  instructions    {each / 1000:,.1f}k per match")
+        return 0
     if args.server:
         each, made = server(args.decisions)
         print(f"cardroom instructions: a server under bench.load, {made} decisions counted (callgrind)")

@@ -27,3 +27,10 @@ def test_a_server_is_counted_from_after_its_warm_up_to_the_dump() -> None:
     each, made = instructions.server(100)
     # counted from the start, the imports (some two thousand million) would give over 5 million per decision
     assert made >= 100 and 200_000 < each < 5_000_000
+
+
+def test_a_match_made_joined_ended_and_left_is_counted_from_after_the_warm_up() -> None:
+    each, made = instructions.lifecycle(2)
+    # a match's making deals it, stores it and seats two players: millions of instructions, where counting the
+    # imports too would give some hundred million a match
+    assert made == 2 * instructions.PAIRS and 1_000_000 < each < 50_000_000
