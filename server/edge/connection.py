@@ -35,13 +35,13 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from server.edge import forwarded
+from server.ops import metrics
+from server.rooms.peer import Peer
 
 try:  # websockets' C unmasking, as its own parser uses it (its pure-Python one where it was built without)
     from websockets.speedups import apply_mask
 except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
-from server.ops import metrics
-from server.rooms.peer import Peer
 
 __all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Socket",
            "socket_class", "wire"]
@@ -99,8 +99,7 @@ class Socket(ServerConnection):
                 self._read_frames(data)
                 return
             super().data_received(data)
-            protocol = self.protocol
-            if protocol.state is State.OPEN and not protocol.reader.buffer and not protocol.extensions:
+            if self.protocol.state is State.OPEN and not self.protocol.extensions and _at_frame_start(self.protocol):
                 self.framing = bytearray()  # the handshake is done, and nothing of a frame is held: frames read here
             return
         self.header += data
@@ -216,6 +215,15 @@ class Socket(ServerConnection):
 
 _warned: set[str] = set()
 """Untrusted peers already logged for sending a PROXY header (once each: a misconfigured proxy sends it always)."""
+
+
+def _at_frame_start(protocol: Any) -> bool:
+    """Whether websockets' parser waits for a frame's first byte: nothing held, its generator waiting in the reader's
+    ``at_eof`` (between frames) rather than in ``Frame.parse`` (a frame's first bytes read, its length or mask not)."""
+    waiting = protocol.parser
+    while getattr(waiting, "gi_yieldfrom", None) is not None:  # the generators it waits in, innermost last
+        waiting = waiting.gi_yieldfrom
+    return not protocol.reader.buffer and getattr(waiting, "__name__", "") == "at_eof"
 
 
 def socket_class(trusted: forwarded.Trusted) -> type[Socket]:

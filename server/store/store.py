@@ -89,8 +89,8 @@ ALIVE = PREFIX + "alive"
 
 # Version check, log append (with a snapshot of the state now and then) and (when the match ends) the match
 # record and what remains to write outside the room's slot (``out``): one atomic step, so a decision is either
-# wholly stored or not at all. A room stored before snapshots holds the state of its version: HSETNX marks it
-# so before the first decision without one. KEYS: room, log, and (sent only with the decision that ends the
+# wholly stored or not at all. A room stored before snapshots holds the state of its version: it is marked so
+# (its ``snap``) with the first decision that stores none. KEYS: room, log, and (sent only with the decision that ends the
 # match) chat, match, match log; ARGV: expected, version, snapshot, record, over, out, clock, link, fence, then
 # (the same) the archive's four. The room's fields are read in one call and written in one (the archived record keeps
 # the clock as it was before the last decision, as it always has): each call a script makes costs Redis more than the

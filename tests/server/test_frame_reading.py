@@ -147,3 +147,23 @@ async def test_a_frame_too_large_or_unmasked_fails_the_connection(server_url: st
     finally:
         await raw.close()
 
+
+
+async def test_a_first_frame_split_after_its_first_two_bytes_is_read_whole(server_url: str) -> None:
+    """websockets' parser reads the first frames after the handshake; this class takes over only where that parser
+    waits for a frame's first byte. Here it has read a frame's first two bytes when they come alone, and the next two
+    (the length, 0x82A0) would read as a binary frame's first two if this class took over there."""
+    raw = await Raw.open(server_url)
+    try:
+        body = msgpack.packb({"t": "list_rooms", "id": 1, "pad": ""})
+        message = msgpack.packb({"t": "list_rooms", "id": 1, "pad": "x" * (0x82A0 - len(body) - 2)})
+        assert len(message) == 0x82A0
+        frame = _frame(message)
+        await raw.send(frame[:2])
+        await asyncio.sleep(0.2)  # read by then: the rest comes in a segment of its own
+        await raw.send(frame[2:])
+        assert (await raw.reply(1))["code"] == "hello_first"  # the whole request read, and answered
+        await raw.send(_request("hello", 2, v=PROTOCOL_VERSION, name="raw"))
+        assert (await raw.reply(2))["t"] == "welcome"
+    finally:
+        await raw.close()
