@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
 
 __all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Socket",
-           "socket_class", "wire"]
+           "at_frame_start", "socket_class", "wire"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -99,7 +99,7 @@ class Socket(ServerConnection):
                 self._read_frames(data)
                 return
             super().data_received(data)
-            if self.protocol.state is State.OPEN and not self.protocol.extensions and _at_frame_start(self.protocol):
+            if self.protocol.state is State.OPEN and not self.protocol.extensions and at_frame_start(self.protocol):
                 self.framing = bytearray()  # the handshake is done, and nothing of a frame is held: frames read here
             return
         self.header += data
@@ -217,7 +217,7 @@ _warned: set[str] = set()
 """Untrusted peers already logged for sending a PROXY header (once each: a misconfigured proxy sends it always)."""
 
 
-def _at_frame_start(protocol: Any) -> bool:
+def at_frame_start(protocol: Any) -> bool:
     """Whether websockets' parser waits for a frame's first byte: nothing held, its generator waiting in the reader's
     ``at_eof`` (between frames) rather than in ``Frame.parse`` (a frame's first bytes read, its length or mask not)."""
     waiting = protocol.parser

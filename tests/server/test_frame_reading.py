@@ -167,3 +167,23 @@ async def test_a_first_frame_split_after_its_first_two_bytes_is_read_whole(serve
         assert (await raw.reply(2))["t"] == "welcome"
     finally:
         await raw.close()
+
+
+def test_the_parser_is_seen_waiting_for_a_frame_s_first_byte_only_between_frames() -> None:
+    """What ``at_frame_start`` reads of websockets' parser (its generators, its reader's buffer): if a websockets
+    release changed them, requests would all go through websockets' parser again, slower and unnoticed."""
+    from websockets.protocol import State
+    from websockets.server import ServerProtocol
+
+    from server.edge.connection import at_frame_start
+
+    protocol = ServerProtocol()
+    protocol.state = State.OPEN
+    protocol.parser = protocol.parse()  # as after a handshake: frames next
+    next(protocol.parser)
+    assert at_frame_start(protocol)
+    frame = _request("list_rooms", 1, pad="x" * 300)
+    protocol.receive_data(frame[:2])  # a frame's first two bytes: its length and mask still to come
+    assert not at_frame_start(protocol)
+    protocol.receive_data(frame[2:])
+    assert at_frame_start(protocol) and len(protocol.events_received()) == 1
