@@ -9,7 +9,7 @@ from typing import Any, Final, Mapping
 
 from engine.creature_wars import witches as _witches  # noqa: F401  (registers every witch effect)
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card
-from engine.creature_wars.state import Options, Phase, State, parse_card, sealed_by
+from engine.creature_wars.state import PUBLIC, SEALED_FROM, Options, Phase, State, parse_card, sealed_by
 from engine.creature_wars.table import COUNTED, SETTLED, Table, playable_reasons, who
 from engine.errors import BadOptions, IllegalDecision, MatchOver, NotYourTurn
 from engine.interface import Decision, Event, Seat
@@ -201,6 +201,9 @@ def apply(state: State, seat: Seat, decision: Decision) -> tuple[State, list[Eve
         for key in (_LEGAL[1 - seat], _BLOCKED[1 - seat], SETTLED, COUNTED):
             if key in memo:
                 kept[key] = memo[key]
+        public = memo.get(PUBLIC)
+        if public is not None:  # what every view shows: the same but for the version and the seals
+            kept[SEALED_FROM] = public
         return after, events
     table = Table(state)
     table.sealed[seat] = slot

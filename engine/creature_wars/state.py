@@ -11,10 +11,16 @@ from engine.creature_wars.witch_catalogue import by_name
 from engine.errors import BadOptions
 from engine.interface import Outcome
 
-__all__ = ["PASS", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load", "parse_card", "sealed_by"]
+__all__ = ["PASS", "PUBLIC", "SEALED_FROM", "Duel", "Modifier", "Options", "Pending", "Phase", "State", "dump", "load",
+           "parse_card", "sealed_by"]
 
 PASS: Final = -1
 """The sealed choice of a seat with no playable card."""
+PUBLIC: Final = "public view"
+"""The key of a state's ``memo`` under which the views keep what every view of the state shows alike."""
+SEALED_FROM: Final = "public view before the seal"
+"""The key of a state's ``memo`` under which a state made by :func:`sealed_by` keeps the :data:`PUBLIC` part of the
+state it was sealed from, if that was made: the views make its own from it (only the version and the seals differ)."""
 
 
 class Phase(enum.StrEnum):

@@ -6,7 +6,7 @@ from typing import Any, Final
 
 from engine.creature_wars.cards import Card
 from engine.creature_wars.rules import legal
-from engine.creature_wars.state import PASS, Duel, State
+from engine.creature_wars.state import PASS, PUBLIC, SEALED_FROM, Duel, State
 from engine.creature_wars.witch_catalogue import by_name
 from engine.interface import Seat
 from engine.memo import Values
@@ -116,15 +116,21 @@ def _new_duel_view(duel: Duel) -> dict[str, Any]:
     }
 
 
-PUBLIC = "public view"
-"""The key of a state's ``memo`` under which :func:`_public` keeps what every view of the state shows alike."""
-
-
 def _public(state: State) -> dict[str, Any]:
     """The part of every view of ``state`` that is the same for each seat and a spectator, made once per state, in
     the views' key order (``seat``, ``hands``, ``legal`` and ``modifiers`` hold places each view fills in)."""
-    made: dict[str, Any] | None = state.memo.get(PUBLIC)
+    memo = state.memo
+    made: dict[str, Any] | None = memo.get(PUBLIC)
     if made is not None:
+        return made
+    before: dict[str, Any] | None = memo.get(SEALED_FROM)
+    if before is not None:  # one seal more than that state (rules.apply): the rest is the very same parts
+        made = dict(before)
+        made["version"] = state.version
+        made["locked"] = _same(before["locked"], [state.sealed[s] is not None and state.sealed[s] != PASS
+                                                  for s in (0, 1)])
+        made["passed"] = _same(before["passed"], [state.sealed[s] == PASS for s in (0, 1)])
+        memo[PUBLIC] = made
         return made
     pending = state.pending
     made = {
@@ -150,8 +156,13 @@ def _public(state: State) -> dict[str, Any]:
         "revealed": None if state.in_play is None else [None if c is None else card_view(c) for c in state.in_play],
         "waiting_for": None if pending is None else pending.seat,
     }
-    state.memo[PUBLIC] = made
+    memo[PUBLIC] = made
     return made
+
+
+def _same(old: list[bool], new: list[bool]) -> list[bool]:
+    """``old`` when ``new`` holds the same, so that a view's delta skips it by identity."""
+    return old if old == new else new
 
 
 def _modifiers(state: State, seat: Seat | None) -> list[dict[str, Any]]:

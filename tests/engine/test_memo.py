@@ -118,3 +118,29 @@ def test_what_every_view_of_a_state_shows_alike_is_made_once() -> None:
     assert "cards" in views[0]["hands"][0] and "cards" not in views[0]["hands"][1]
     assert "cards" in views[1]["hands"][1] and "cards" not in views[1]["hands"][0]
     assert views[2]["legal"] == [] and views[0]["legal"] == list(GAME.legal(state, 0))
+
+
+def test_a_seal_s_views_are_made_from_the_views_before_it_and_equal_views_made_afresh() -> None:
+    """A state one seal past another (the first of a duel) takes what every view shows from the state before it, with
+    its version and seals: every seat's and a spectator's view of it equals the view of the same state loaded anew
+    (no memo), and what did not change is the very object the view before held."""
+    import random
+
+    derived = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.setup({}, seed)
+        old = GAME.view(state, None)
+        while GAME.outcome(state) is None:
+            seat, decision = rng.choice([(s, d) for s in (0, 1) for d in GAME.legal(state, s)])
+            sealing = state.sealed == (None, None) and state.pending is None
+            state, _ = GAME.apply(state, seat, decision)
+            views = [GAME.view(state, seat) for seat in (0, 1, None)]
+            fresh = GAME.load(GAME.dump(state))
+            assert views == [GAME.view(fresh, seat) for seat in (0, 1, None)]
+            if sealing and state.sealed.count(None) == 1:
+                derived += 1
+                assert views[2]["hp"] is old["hp"] and views[2]["discard"] is old["discard"]
+                assert views[2]["version"] == old["version"] + 1 and views[2]["locked"] != old["locked"]
+            old = views[2]
+    assert derived > 50
