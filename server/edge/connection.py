@@ -219,7 +219,10 @@ _warned: set[str] = set()
 
 def at_frame_start(protocol: Any) -> bool:
     """Whether websockets' parser waits for a frame's first byte: nothing held, its generator waiting in the reader's
-    ``at_eof`` (between frames) rather than in ``Frame.parse`` (a frame's first bytes read, its length or mask not)."""
+    ``at_eof`` (between frames) rather than in ``Frame.parse`` (a frame's first bytes read, its length or mask not).
+    False as well for a websockets whose protocol lacks what :meth:`Socket._read_frames` reads: it parses them all."""
+    if not all(hasattr(protocol, name) for name in ("parser", "reader", "current_size", "max_message_size")):
+        return False
     waiting = protocol.parser
     while getattr(waiting, "gi_yieldfrom", None) is not None:  # the generators it waits in, innermost last
         waiting = waiting.gi_yieldfrom
