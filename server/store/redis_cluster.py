@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from server.errors import StoreUnavailable
-from server.store.redis_process import RedisProcess, cluster_binary, free_port
+from server.store.redis_process import RedisProcess, cluster_binary
 
 __all__ = ["RedisCluster", "ask"]
 
@@ -42,8 +42,9 @@ class RedisCluster:
 
     def __init__(self, data_dir: str | Path, primaries: int = 3, *, fsync: str = "always") -> None:
         self.data_dir = Path(data_dir).resolve()
-        self.processes = [RedisProcess(self.data_dir / f"n{n}", port=free_port(), fsync=fsync, cluster=True)
-                          for n in range(2 * primaries)]
+        self.processes = [RedisProcess(self.data_dir / f"n{n}", fsync=fsync, cluster=True) for n in range(2 * primaries)]
+        """Each picks its port, and another if that one is taken before its redis-server binds it: the nodes learn
+        each other's ports only once all have started (``redis-cli --cluster create``)."""
         self.primaries = primaries
 
     @property

@@ -224,3 +224,23 @@ async def test_quota_places_are_taken_and_judged_across_the_clusters_slots(
         assert sorted(await r.zrange("cardroom:quota:held:player:p4", 0, -1)) == [b"bbb222", b"ccc333"]
     finally:
         await r.aclose()
+
+
+def test_a_node_whose_port_is_taken_before_it_binds_it_takes_another(
+        redis_cluster_binaries: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster's nodes learn each other's ports only once all have started: a node whose picked port another
+    process took meanwhile (another test's connection, say) picks another, and the cluster forms all the same."""
+    import socket
+
+    from server.store import redis_process
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        taken = held.getsockname()[1]
+        picks = iter([taken])
+        free = redis_process.free_port
+        monkeypatch.setattr(redis_process, "free_port", lambda: next(picks, None) or free())
+        with RedisCluster(tmp_path / "cluster") as cluster:
+            assert taken not in cluster.ports and len(set(cluster.ports)) == 6
+            assert all(b"cluster_state:ok" in ask(port, b"CLUSTER INFO") for port in cluster.ports)

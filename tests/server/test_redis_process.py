@@ -49,7 +49,7 @@ def test_a_port_held_by_another_socket_is_given_up_for_another(tmp_path: Path,
 
 
 def test_a_port_given_is_kept(tmp_path: Path) -> None:
-    """A port asked for (a cluster node's, known to the others) is not changed: a taken one is an error."""
+    """A port asked for is not changed: a taken one is an error."""
     with socket.socket() as held:
         held.bind(("127.0.0.1", 0))
         held.listen()
