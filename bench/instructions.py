@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from bench import REPO
@@ -86,19 +87,25 @@ def _load(url: str, decisions: int) -> int:
     return _decisions(run.stdout, r"^\s*decisions\s+(\d+)")
 
 
-def server(decisions: int) -> tuple[float, int]:
-    """A server's instructions per decision under ``bench.load``, and the decisions counted."""
+def _counted(warm: Callable[[str], int], counted: Callable[[str], int]) -> tuple[float, int]:
+    """One server under callgrind: ``warm`` played against its URL, the counts zeroed, ``counted`` played (it returns
+    how many it made) and the counts dumped: the instructions per one made, and how many were made."""
     with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp:
         out = Path(tmp) / "server.out"
         with spawned("always", wrap=_callgrind(out), startup=STARTUP) as run:
             pid = str(run.server_pids[0])
-            _load(run.urls[0], WARM)
+            warm(run.urls[0])
             subprocess.run(["callgrind_control", "--zero", pid], check=True, capture_output=True)
-            made = _load(run.urls[0], decisions)
+            made = counted(run.urls[0])
             subprocess.run(["callgrind_control", "--dump", pid], check=True, capture_output=True)
             dumped = Path(f"{out}.1")  # the first dump: the counts since they were zeroed
             total = _total(dumped)
     return total / made, made
+
+
+def server(decisions: int) -> tuple[float, int]:
+    """A server's instructions per decision under ``bench.load``, and the decisions counted."""
+    return _counted(lambda url: _load(url, WARM), lambda url: _load(url, decisions))
 
 
 PAIRS = 20
@@ -130,16 +137,7 @@ async def _matches(url: str, each: int) -> int:
 
 def lifecycle(per_pair: int) -> tuple[float, int]:
     """A server's instructions per match made, joined, resigned and left, and the matches counted."""
-    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp:
-        out = Path(tmp) / "server.out"
-        with spawned("always", wrap=_callgrind(out), startup=STARTUP) as run:
-            pid = str(run.server_pids[0])
-            asyncio.run(_matches(run.urls[0], 2))
-            subprocess.run(["callgrind_control", "--zero", pid], check=True, capture_output=True)
-            made = asyncio.run(_matches(run.urls[0], per_pair))
-            subprocess.run(["callgrind_control", "--dump", pid], check=True, capture_output=True)
-            total = _total(Path(f"{out}.1"))
-    return total / made, made
+    return _counted(lambda url: asyncio.run(_matches(url, 2)), lambda url: asyncio.run(_matches(url, per_pair)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -127,9 +127,8 @@ def _public(state: State) -> dict[str, Any]:
     if before is not None:  # one seal more than that state (rules.apply): the rest is the very same parts
         made = dict(before)
         made["version"] = state.version
-        made["locked"] = _same(before["locked"], [state.sealed[s] is not None and state.sealed[s] != PASS
-                                                  for s in (0, 1)])
-        made["passed"] = _same(before["passed"], [state.sealed[s] == PASS for s in (0, 1)])
+        made["locked"] = _same(before["locked"], _locked(state))
+        made["passed"] = _same(before["passed"], _passed(state))
         memo[PUBLIC] = made
         return made
     pending = state.pending
@@ -145,8 +144,8 @@ def _public(state: State) -> dict[str, Any]:
         "max_hp": state.options.hp,
         "deck": len(state.deck),
         "hands": None,
-        "locked": [state.sealed[s] is not None and state.sealed[s] != PASS for s in (0, 1)],
-        "passed": [state.sealed[s] == PASS for s in (0, 1)],
+        "locked": _locked(state),
+        "passed": _passed(state),
         "discard": _pile(state.discard),
         "last_duel": None if state.last_duel is None else _duel_view(state.last_duel),
         "legal": [],
@@ -158,6 +157,16 @@ def _public(state: State) -> dict[str, Any]:
     }
     memo[PUBLIC] = made
     return made
+
+
+def _locked(state: State) -> list[bool]:
+    """Per seat, whether it has locked in a card this duel."""
+    return [state.sealed[s] is not None and state.sealed[s] != PASS for s in (0, 1)]
+
+
+def _passed(state: State) -> list[bool]:
+    """Per seat, whether it has passed this duel (no playable card)."""
+    return [state.sealed[s] == PASS for s in (0, 1)]
 
 
 def _same(old: list[bool], new: list[bool]) -> list[bool]:
