@@ -15,6 +15,12 @@ KINDS = {"subscribe": "message", "ssubscribe": "smessage"}
 _PASSED = ("username", "password", "ssl", "socket_timeout", "socket_connect_timeout")
 
 
+async def _as_is(response: Any) -> Any:
+    """A message as it came: handed to redis-py in place of its own handler, which formats every message for a
+    debug log (``str`` of the whole message, even with that log off): a node's directory and relay messages."""
+    return response
+
+
 def publish(redis: aioredis.Redis | RedisCluster, target: Any, channel: str, data: bytes) -> Any:
     """Publish ``data`` on ``channel`` through ``target`` (``redis`` or a pipeline of it)."""
     return target.spublish(channel, data) if isinstance(redis, RedisCluster) else target.publish(channel, data)
@@ -24,7 +30,7 @@ async def subscribe(redis: aioredis.Redis | RedisCluster, channel: str) -> tuple
     """A subscription to ``channel`` (its confirmation still to read), the client made for it on a cluster (to
     close with it), and the confirmation's type. On a cluster: a connection to the primary serving the channel."""
     if not isinstance(redis, RedisCluster):
-        pubsub = redis.pubsub()
+        pubsub = redis.pubsub(push_handler_func=_as_is)
         await pubsub.subscribe(channel)
         return pubsub, None, "subscribe"
     node = redis.get_node_from_key(channel)
@@ -32,7 +38,7 @@ async def subscribe(redis: aioredis.Redis | RedisCluster, channel: str) -> tuple
         raise ConnectionError(f"no primary serves the slot of {channel}")
     passed = {k: v for k, v in node.connection_kwargs.items() if k in _PASSED}
     client = aioredis.Redis(**{**passed, "host": node.host, "port": int(node.port)})
-    pubsub = client.pubsub()
+    pubsub = client.pubsub(push_handler_func=_as_is)
     await pubsub.ssubscribe(channel)
     return pubsub, client, "ssubscribe"
 
