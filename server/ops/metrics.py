@@ -5,31 +5,64 @@ read from the lobby at scrape time, so they cost nothing per decision.
 """
 from __future__ import annotations
 
+import bisect
+import math
 import weakref
 from collections import Counter as Tally
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from prometheus_client import REGISTRY, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 __all__ = [
     "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "IGNORED_FORWARDING", "KICKS",
     "OUTBOX_DROPS", "RATE_LIMITED", "Counted",
-    "REFUSED", "RELAYED", "RELAYED_FRAMES", "ROOMS", "STALLED_DROPS", "UNREPLICATED", "RoomCollector", "scrape",
+    "REFUSED", "RELAYED", "RELAYED_FRAMES", "ROOMS", "STALLED_DROPS", "UNREPLICATED", "RoomCollector", "Timings", "scrape",
 ]
+
+class Timings(Collector):
+    """A histogram observed on every decision, exposed as prometheus_client's ``Histogram`` is (buckets, count and
+    sum), without its lock and the lock of each bucket's value: an observation costs a sixth. A server observes from
+    its event loop's thread alone."""
+
+    def __init__(self, name: str, documentation: str, buckets: tuple[float, ...],
+                 registry: CollectorRegistry = REGISTRY) -> None:
+        self.name, self.documentation = name, documentation
+        self.bounds = [float(b) for b in buckets]
+        self.counts = [0] * (len(self.bounds) + 1)  # the last: above every bound (+Inf)
+        self.sum = 0.0
+        registry.register(self)
+
+    def observe(self, amount: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, amount)] += 1
+        self.sum += amount
+
+    def collect(self) -> Iterator[Metric]:
+        family = HistogramMetricFamily(self.name, self.documentation)
+        total, buckets = 0, []
+        for bound, count in zip([*self.bounds, math.inf], self.counts, strict=True):
+            total += count
+            buckets.append((_le(bound), total))
+        family.add_metric([], buckets, self.sum)
+        yield family
+
+
+def _le(bound: float) -> str:
+    """A bucket's bound as prometheus_client writes it."""
+    return "+Inf" if bound == math.inf else repr(bound)
+
 
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 CONNECTIONS = Gauge("cardroom_connections", "Open websocket connections")
 DECISIONS = Counter("cardroom_decisions", "Decisions persisted, by game and by who made them", ["game", "by"])
-DECISION_SECONDS = Histogram("cardroom_decision_seconds",
-                             "A decide request from receipt to every view queued (applied, persisted, sent)",
-                             buckets=_LATENCY)
-COMMIT_BATCH = Histogram("cardroom_commit_batch", "Decisions sent to Redis in one round trip (group commit)",
-                         buckets=(1, 2, 4, 8, 16, 32, 64))
-COMMIT_SECONDS = Histogram("cardroom_commit_seconds", "The atomic Redis commit of one decision", buckets=_LATENCY)
+DECISION_SECONDS = Timings("cardroom_decision_seconds",
+                           "A decide request from receipt to every view queued (applied, persisted, sent)", _LATENCY)
+COMMIT_BATCH = Timings("cardroom_commit_batch", "Decisions sent to Redis in one round trip (group commit)",
+                       (1, 2, 4, 8, 16, 32, 64))
+COMMIT_SECONDS = Timings("cardroom_commit_seconds", "The atomic Redis commit of one decision", _LATENCY)
 OUTBOX_DROPS = Counter("cardroom_outbox_drops", "Connections dropped for not reading their frames")
 IGNORED_FORWARDING = Counter("cardroom_ignored_forwarding",
                              "PROXY or X-Forwarded-For headers ignored: their peer is not a trusted proxy")

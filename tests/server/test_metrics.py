@@ -5,9 +5,11 @@ import asyncio
 import random
 import urllib.request
 
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from client import Client, ClientError
+from server.ops.metrics import Timings
 from server.store.store import Store
 from tests.server.helpers import play_to_end
 
@@ -58,3 +60,16 @@ async def test_metrics_count_a_whole_match(server_url: str, redis_url: str) -> N
     assert moved(before, after, "cardroom_commit_seconds_count") == len(records)
     assert moved(before, after, "cardroom_errors_total", code="illegal_decision") == 1
     assert after[("cardroom_rooms", (("game", "creature_wars"), ("status", "over")))] == 1
+
+
+def test_timings_are_exposed_as_prometheus_clients_histogram_is() -> None:
+    """The lock-free histogram of each decision's timings: the same buckets, count and sum in the exposition."""
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    bounds = (0.0005, 0.001, 0.0025, 1.0, 2.5)
+    timings = Timings("t_seconds", "what", bounds, registry=ours)
+    histogram = Histogram("t_seconds", "what", buckets=bounds, registry=theirs)
+    for amount in (0.0, 0.0005, 0.0007, 0.001, 0.3, 2.5, 2.6, 40.0, 0.0025):
+        timings.observe(amount)
+        histogram.observe(amount)
+    kept = [line for line in generate_latest(theirs).decode().splitlines() if "_created" not in line]
+    assert generate_latest(ours).decode().splitlines() == kept
