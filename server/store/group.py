@@ -6,7 +6,8 @@ A batch is packed once (hiredis' C packer) and written on a connection kept for 
 back in order: no pipeline object per batch. On one plain TCP Redis that connection is a
 :class:`server.store.link.Link`, which parses the replies as they arrive, with no read coroutine per reply.
 Every call is a Lua script call (EVALSHA, not in a transaction: each script is atomic by itself and the calls
-are independent). On a
+are independent). On one Redis, a batch of many is one call of ``many``, a script that makes each call in turn
+and answers each one's result in its place (a script call costs Redis more than the commands it makes). On a
 Redis Cluster a batch is split by the primary that serves each call's slot, with a commit connection kept per
 primary, and the parts are sent at once. With ``replicas`` (``--min-replicas-acked``), ``WAIT replicas timeout``
 follows each batch on its connection: if fewer replicas confirm it in time, each call of the batch that
@@ -27,7 +28,7 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from server.errors import Unreplicated
 from server.ops import metrics
-from server.store.link import Link, open_like, pack, plain
+from server.store.link import Link, as_raised, open_like, pack, plain
 
 __all__ = ["REPLICA_WAIT_MS", "REPLY_TIMEOUT", "Group"]
 
@@ -40,13 +41,24 @@ REPLICA_WAIT_MS = 1000
 Call = tuple[list[Any], list[Any], "asyncio.Future[Any]"]
 
 
+def _each(reply: Any, calls: int) -> list[Any]:
+    """The results of ``calls`` calls made in one call of ``many``: its reply's elements (an error reply's as its
+    exception, as redis-py makes it), or its own error for each (NoScriptError: none was made)."""
+    if isinstance(reply, Exception):
+        return [reply] * calls
+    return [as_raised(r) for r in reply]
+
+
 class Group:
     """Calls of one Lua script, batched while the batch before is in flight."""
 
     def __init__(self, redis: aioredis.Redis, script: AsyncScript, cluster: RedisCluster | None = None,
-                 replicas: int = 0) -> None:
+                 replicas: int = 0, many: AsyncScript | None = None) -> None:
         self.redis = redis
         self.script = script
+        self.many = many if cluster is None else None
+        """The script that makes many calls of ``script`` in one (ARGV: how many, then for each its counts of keys
+        and of arguments and its arguments; KEYS: each one's in turn), on one Redis."""
         self.cluster = cluster
         """On a Redis Cluster: its client, which tells the primary of each call's slot."""
         self.replicas = replicas
@@ -89,7 +101,9 @@ class Group:
         try:
             results = await self._round_trip(node, batch)
             if any(isinstance(r, NoScriptError) for r in results):  # Redis restarted or flushed its scripts
-                await self.redis.script_load(self.script.script)
+                for script in (self.script, self.many):
+                    if script is not None:
+                        await self.redis.script_load(script.script)
                 again = [call for call, r in zip(batch, results, strict=True) if isinstance(r, NoScriptError)]
                 redone = iter(await self._round_trip(node, again))  # those did not run: sending them again is safe
                 results = [next(redone) if isinstance(r, NoScriptError) else r for r in results]
@@ -145,8 +159,7 @@ class Group:
 
     async def _round_trip(self, node: str, batch: list[Call]) -> list[Any]:
         """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
-        sha = self.script.sha
-        commands: list[tuple[Any, ...]] = [("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch]
+        commands = self._commands(batch)
         if self.replicas:
             commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
         results: list[Any] = []
@@ -161,12 +174,14 @@ class Group:
             # one bound for the whole batch: each read waits without redis-py's own timer (``math.inf``), which
             # would arm and cancel one per reply
             async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):
-                for _ in batch:
+                for _ in commands[:len(commands) - bool(self.replicas)]:
                     try:
                         results.append(await conn.read_response(timeout=math.inf))
                     except ResponseError as exc:
                         results.append(exc)
                 confirmed = await conn.read_response(timeout=math.inf) if self.replicas else None
+        if len(results) < len(batch):  # one call of ``many``
+            results = _each(results[0], len(batch))
         if isinstance(confirmed, Exception):  # WAIT refused: the batch fails, as any error of its round trip
             raise confirmed
         if confirmed is not None and int(confirmed) < self.replicas:
@@ -174,6 +189,18 @@ class Group:
             short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in {REPLICA_WAIT_MS} ms")
             results = [r if isinstance(r, Exception) else short for r in results]
         return results
+
+    def _commands(self, batch: list[Call]) -> list[tuple[Any, ...]]:
+        """The batch's script calls: one of ``many`` for a batch of more than one on one Redis."""
+        if self.many is not None and len(batch) > 1:
+            names: list[Any] = []
+            argv: list[Any] = [len(batch)]
+            for keys, args, _ in batch:
+                names += keys
+                argv += (len(keys), len(args), *args)
+            return [("EVALSHA", self.many.sha, len(names), *names, *argv)]
+        sha = self.script.sha
+        return [("EVALSHA", sha, len(keys), *keys, *args) for keys, args, _ in batch]
 
     async def close(self) -> None:
         """Close the commit connections and give them back."""

@@ -31,6 +31,13 @@ def pack(commands: list[tuple[Any, ...]]) -> bytes:
     return b"".join([hiredis.pack_command(command) for command in commands])
 
 
+def as_raised(reply: Any) -> Any:
+    """An error reply as the exception redis-py makes of it (NoScriptError, ...); any other reply as it is."""
+    if isinstance(reply, hiredis.ReplyError):
+        return BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]
+    return reply
+
+
 class Link(asyncio.Protocol):
     """One socket to Redis: :meth:`call` writes a batch of packed commands and returns their replies in order, an
     error reply as its exception (as redis-py makes it) in its place. A lost connection fails every batch
@@ -88,9 +95,7 @@ class Link(asyncio.Protocol):
             reply = self.reader.gets()
             if reply is False:
                 return
-            if isinstance(reply, hiredis.ReplyError):  # the exception redis-py makes of it (NoScriptError, ...)
-                reply = BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]
-            got.append(reply)
+            got.append(as_raised(reply))
             if len(got) == wanted:
                 waiting.popleft()
                 if not future.done():

@@ -95,29 +95,47 @@ ALIVE = PREFIX + "alive"
 # (the same) the archive's four. The room's fields are read in one call and written in one (the archived record keeps
 # the clock as it was before the last decision, as it always has): each call a script makes costs Redis more than the
 # command itself.
-_COMMIT = _ARCHIVE + """
-local held = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snap')
-if ARGV[9] ~= '' and held[1] ~= ARGV[9] then return -1 end
-if held[2] ~= ARGV[1] then return 0 end
-local fields = {'version', ARGV[2], 'link', ARGV[8]}
-if ARGV[3] ~= '' then
-  fields[5], fields[6], fields[7], fields[8] = 'state', ARGV[3], 'snap', ARGV[2]
-elseif not held[3] then
-  fields[5], fields[6] = 'snap', ARGV[1]
+_COMMIT_FN = _ARCHIVE + """
+local function commit(KEYS, ARGV)
+  local held = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snap')
+  if ARGV[9] ~= '' and held[1] ~= ARGV[9] then return -1 end
+  if held[2] ~= ARGV[1] then return 0 end
+  local fields = {'version', ARGV[2], 'link', ARGV[8]}
+  if ARGV[3] ~= '' then
+    fields[5], fields[6], fields[7], fields[8] = 'state', ARGV[3], 'snap', ARGV[2]
+  elseif not held[3] then
+    fields[5], fields[6] = 'snap', ARGV[1]
+  end
+  if ARGV[7] ~= '' and ARGV[5] ~= '1' then
+    fields[#fields + 1] = 'clock'
+    fields[#fields + 1] = ARGV[7]
+  end
+  redis.call('HSET', KEYS[1], unpack(fields))
+  redis.call('RPUSH', KEYS[2], ARGV[4])
+  if ARGV[5] == '1' then
+    redis.call('HSET', KEYS[1], 'over', '1')
+    archive(KEYS, {ARGV[10], ARGV[11], ARGV[12], ARGV[13]})
+    redis.call('HSET', KEYS[1], 'out', ARGV[6])
+    if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
+  end
+  return 1
 end
-if ARGV[7] ~= '' and ARGV[5] ~= '1' then
-  fields[#fields + 1] = 'clock'
-  fields[#fields + 1] = ARGV[7]
+"""
+_COMMIT = _COMMIT_FN + "return commit(KEYS, ARGV)\n"
+
+# Many commits in one script call, each as its own call of _COMMIT would be, its result (or its error) in its
+# place: on one Redis, where a script may write keys of any slot, a batch costs Redis one script call, not one
+# per commit. KEYS: every commit's, in order; ARGV: how many commits, then per commit its count of keys and of
+# arguments, and its arguments.
+_COMMIT_MANY = _COMMIT_FN + """
+local done, k, a = {}, 0, 2
+for n = 1, tonumber(ARGV[1]) do
+  local nk, na = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local ok, result = pcall(commit, {unpack(KEYS, k + 1, k + nk)}, {unpack(ARGV, a + 2, a + 1 + na)})
+  if ok then done[n] = result elseif type(result) == 'table' then done[n] = result else done[n] = {err = tostring(result)} end
+  k, a = k + nk, a + 2 + na
 end
-redis.call('HSET', KEYS[1], unpack(fields))
-redis.call('RPUSH', KEYS[2], ARGV[4])
-if ARGV[5] == '1' then
-  redis.call('HSET', KEYS[1], 'over', '1')
-  archive(KEYS, {ARGV[10], ARGV[11], ARGV[12], ARGV[13]})
-  redis.call('HSET', KEYS[1], 'out', ARGV[6])
-  if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
-end
-return 1
+return done
 """
 
 # A seat, its holder's name, player id and nonce (and the clock the full room starts, the deal the last seat's
@@ -370,7 +388,8 @@ class Store:
         self.one_node = self.cluster is None
         """Every key on one Redis: a room's script also writes what lies in other slots (the open set, a request's
         key, a player's rooms), saving round trips; on a Redis Cluster those are steps of their own, taken first."""
-        self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas)
+        self._commit = Group(self.redis, self.redis.register_script(_COMMIT), self.cluster, replicas,
+                             self.redis.register_script(_COMMIT_MANY))
         """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self.scripts = link.scripts_of(self.redis, make=self.cluster is None)
         """On one plain Redis: script calls (``keys.run_all``) written on a link of their own."""

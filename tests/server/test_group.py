@@ -7,10 +7,12 @@ import msgpack
 import pytest
 import redis
 from prometheus_client import REGISTRY
+from redis.exceptions import ResponseError
 
 from server.errors import StaleWrite
 from server.store import group
 from server.store.link import pack
+from server.store.keys import log as keys_log
 from server.store.store import RoomRecord, Store
 
 
@@ -45,6 +47,36 @@ async def test_commits_of_one_tick_go_together_and_fail_alone(redis_url: str) ->
         assert [await store.version(room) for room in rooms] == [1, 1, 1]
         assert [len(await store.log(room)) for room in rooms] == [1, 1, 1]
     finally:
+        await store.close()
+
+
+def _evalsha_calls(admin: redis.Redis) -> int:
+    stats = admin.info("commandstats").get("cmdstat_evalsha")
+    return int(stats["calls"]) if stats else 0
+
+
+@pytest.mark.parametrize("protocol", ["", "?protocol=3"], ids=["link", "redis-py"])
+async def test_a_batch_is_one_script_call_and_each_commit_fails_alone_in_it(redis_url: str, protocol: str) -> None:
+    """On one Redis a batch costs it one script call, whether sent on the commit link or on a redis-py connection
+    (RESP3 is not the link's); in it, a commit refused or failing (its log is not a list: Redis' own error) gets its
+    own result, and the others land."""
+    store = Store(redis_url + protocol)
+    admin = redis.Redis.from_url(redis_url)
+    try:
+        rooms = await _rooms(store, 4)
+        await _commit(store, rooms[0], 0)  # loads the script
+        admin.set(keys_log(rooms[3]), "not a list")
+        admin.config_resetstat()
+        results = await asyncio.gather(_commit(store, rooms[0], 0), _commit(store, rooms[1], 0),
+                                       _commit(store, rooms[2], 0), _commit(store, rooms[3], 0),
+                                       return_exceptions=True)
+        assert isinstance(results[0], StaleWrite) and results[1:3] == [None, None], results
+        assert isinstance(results[3], ResponseError) and "WRONGTYPE" in str(results[3]), repr(results[3])
+        assert _evalsha_calls(admin) == 1
+        assert [await store.version(room) for room in rooms[:3]] == [1, 1, 1]
+        assert [len(await store.log(room)) for room in rooms[:3]] == [1, 1, 1]
+    finally:
+        admin.close()
         await store.close()
 
 
