@@ -21,6 +21,7 @@ HTTP handshake, believing it only from a trusted proxy.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import socket
@@ -43,8 +44,8 @@ try:  # websockets' C unmasking, as its own parser uses it (its pure-Python one 
 except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
 
-__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Socket",
-           "at_frame_start", "socket_class", "wire"]
+__all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Inbox",
+           "Socket", "at_frame_start", "next_request", "socket_class", "wire"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -83,6 +84,11 @@ class Socket(ServerConnection):
         self.on_stall: Callable[[], None] | None = None
         self.stall: asyncio.TimerHandle | None = None
         self.stall_mark = 0
+        self.inbox_wanted = False
+        """:meth:`read_requests` was called: the next request read here with websockets' queue empty opens the inbox."""
+        self.inbox: Inbox | None = None
+        """Where :meth:`_read_frames` puts the requests it reads (see :class:`Inbox`); None: they go through
+        websockets' own queue."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -166,8 +172,17 @@ class Socket(ServerConnection):
             if end > size:
                 break
             if head == 0x82 and protocol.current_size is None:
-                self.process_event(Frame(Opcode.BINARY, apply_mask(buf[start + 4:end], buf[start:start + 4])))
+                payload = apply_mask(buf[start + 4:end], buf[start:start + 4])
+                if self.inbox is not None and not self.inbox.closed:
+                    self.inbox.put(payload)
+                else:
+                    fresh = self.inbox_wanted and self.inbox is None and not self.queued()
+                    self.process_event(Frame(Opcode.BINARY, payload))
+                    if fresh:  # this one wakes a reader waiting on websockets' queue; those after it, the inbox
+                        self.inbox = Inbox(self)
             else:
+                if self.inbox is not None and head not in _CONTROL:  # a message of websockets' queue: after these
+                    self.inbox.close()
                 super().data_received(bytes(buf[at:end]))
             at = end
         del buf[:at]
@@ -177,6 +192,8 @@ class Socket(ServerConnection):
         assert self.framing is not None
         rest = bytes(self.framing[at:])
         self.framing = None
+        if self.inbox is not None:
+            self.inbox.close()
         super().data_received(rest)
 
     def pause_writing(self) -> None:
@@ -210,7 +227,92 @@ class Socket(ServerConnection):
         if self.stall is not None:
             self.stall.cancel()
             self.stall = None
+        if self.inbox is not None:
+            self.inbox.close()
         super().connection_lost(exc)
+
+    def read_requests(self) -> None:
+        """Hand this connection's requests to an :class:`Inbox` (``inbox``) from the first one after websockets'
+        queue is found empty with the frames read here: its reader takes what that queue holds first."""
+        self.inbox_wanted = True
+
+    def queued(self) -> bool:
+        """Whether websockets' queue holds a message (or a part of one); True as well for a websockets whose queue
+        this class cannot see: then it reads them all."""
+        frames = getattr(self.recv_messages, "frames", None)
+        return frames is None or len(frames) > 0
+
+
+_CONTROL = frozenset({0x89, 0x8A})
+"""A whole ping's and pong's first byte: websockets answers them, and they are no message."""
+
+
+class Inbox:
+    """A connection's requests (whole binary messages) as :meth:`Socket._read_frames` reads them, for its session
+    to take without websockets' queue and ``recv``. Opened once a request finds websockets' queue empty (that one
+    still goes there: it wakes a reader waiting on it), so what websockets' queue holds came before anything
+    here. Closed for good (:meth:`take` then answers None once the held ones are taken) when a frame that
+    websockets alone reads comes (text, a fragment, a close, a frame too large): what the inbox holds came before
+    anything websockets then queues. :func:`next_request` reads the two in that order. Reading pauses while more
+    requests are held than websockets would queue, as its own queue does."""
+
+    def __init__(self, socket: Socket) -> None:
+        self.socket = socket
+        self.held: collections.deque[bytes] = collections.deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.closed = False
+        self.paused = False
+        queue = socket.recv_messages
+        self.high: int | None = getattr(queue, "high", None)
+        self.low: int = getattr(queue, "low", None) or 0
+
+    def put(self, payload: bytes) -> None:
+        self.held.append(payload)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        if self.high is not None and len(self.held) > self.high and not self.paused:
+            self.paused = True
+            self.socket.transport.pause_reading()
+
+    def close(self) -> None:
+        self.closed = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+        self._resume()
+
+    def _resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            if not self.socket.transport.is_closing():
+                self.socket.transport.resume_reading()
+
+    async def take(self) -> bytes | None:
+        """The next request, or None: closed, and every request it held taken."""
+        held = self.held
+        while not held:
+            if self.closed:
+                return None
+            self.waiter = self.socket.loop.create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        request = held.popleft()
+        if self.paused and len(held) <= self.low:
+            self._resume()
+        return request
+
+
+async def next_request(ws: Socket) -> str | bytes | None:
+    """A connection's next message, from its inbox or websockets' queue, in the order the client sent them
+    (see :class:`Inbox`); None: the inbox closed while it was awaited (ask again). Raises ConnectionClosed as
+    ``recv`` does."""
+    inbox = ws.inbox
+    if inbox is None or (inbox.closed and not inbox.held) or (not inbox.closed and ws.queued()):
+        return await ws.recv()
+    return await inbox.take()
 
 
 _warned: set[str] = set()

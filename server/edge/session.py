@@ -17,7 +17,7 @@ from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode,
 from protocol.messages import MAX_FRAME
 from server.cluster.relay import ROUTED, Relay, Relayed
 from server.edge import admin, admission, computer
-from server.edge.connection import Connection, Socket
+from server.edge.connection import Connection, Socket, next_request
 from server.edge.lane import READING, Lane
 from server.lobby import expiry, rematch, replays, retries
 from server.lobby.events import Event, Events
@@ -125,8 +125,15 @@ class Session:
         ws = self.conn.ws
         deadline = asyncio.get_running_loop().call_later(admission.HELLO_SECONDS, self._hello_deadline)
         try:
-            async for frame in ws:
-                await self.handle(frame)
+            if isinstance(ws, Socket):  # requests past websockets' queue (server/edge/connection.py)
+                ws.read_requests()
+                while True:
+                    request = await next_request(ws)
+                    if request is not None:
+                        await self.handle(request)
+            else:
+                async for frame in ws:
+                    await self.handle(frame)
         except ConnectionClosed:
             pass
         finally:

@@ -15,6 +15,7 @@ import msgpack
 import pytest
 
 from protocol.messages import MAX_FRAME, PROTOCOL_VERSION
+from server.edge import connection
 
 
 def _frame(payload: bytes, opcode: int = 0x2, fin: bool = True, masked: bool = True) -> bytes:
@@ -189,3 +190,70 @@ def test_the_parser_is_seen_waiting_for_a_frame_s_first_byte_only_between_frames
     assert at_frame_start(protocol) and len(protocol.events_received()) == 1
     del protocol.current_size  # a websockets without what the server reads: it parses every frame itself
     assert not at_frame_start(protocol)
+
+
+async def test_requests_reach_the_session_past_websockets_queue_and_in_order_with_what_it_reads(
+        server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Requests go from this class's reading to the session's inbox (not websockets' queue and ``recv``) from the
+    second one that finds websockets' queue empty (the first still goes there, to wake the session waiting on it);
+    a frame websockets alone reads (text, here) ends that, after the requests the inbox holds: every request is
+    answered in the order it came, those before the text frame, its refusal, those after."""
+    put = 0
+    real = connection.Inbox.put
+
+    def counted(self: connection.Inbox, payload: bytes) -> None:
+        nonlocal put
+        put += 1
+        real(self, payload)
+
+    monkeypatch.setattr(connection.Inbox, "put", counted)
+    raw = await _greeted(server_url)
+    try:
+        burst = (b"".join(_request("list_rooms", n) for n in range(2, 7)) + _frame(b"{}", opcode=0x1)
+                 + b"".join(_request("list_rooms", n) for n in range(7, 10)))
+        await raw.send(burst)
+        answered = []
+        while len(answered) < 9:
+            opcode, payload = await raw.frame()
+            message = msgpack.unpackb(payload, raw=False)
+            if opcode == 0x2 and (message.get("re") is not None or message.get("code") == "bad_frame"):
+                answered.append(message.get("re") if message["t"] == "rooms" else message["code"])
+        assert answered == [2, 3, 4, 5, 6, "bad_frame", 7, 8, 9]
+        assert put == 4, "requests 3 to 6 (2 opened the inbox) went through websockets' queue"
+    finally:
+        await raw.close()
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.reading = True
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+    def is_closing(self) -> bool:
+        return False
+
+
+async def test_an_inbox_pauses_reading_while_it_holds_more_than_websockets_would_queue() -> None:
+    socket: Any = type("S", (), {})()
+    socket.transport = _Transport()
+    socket.loop = asyncio.get_running_loop()
+    socket.recv_messages = type("Q", (), {"high": 4, "low": 1})()
+    inbox = connection.Inbox(socket)
+    for n in range(4):
+        inbox.put(bytes([n]))
+    assert socket.transport.reading
+    inbox.put(b"\x04")
+    assert not socket.transport.reading, "more held than the high-water mark, and the socket still read"
+    assert [await inbox.take() for _ in range(3)] == [b"\x00", b"\x01", b"\x02"]
+    assert not socket.transport.reading
+    assert await inbox.take() == b"\x03"
+    assert socket.transport.reading, "down to the low-water mark, and reading still paused"
+    waiting = asyncio.ensure_future(asyncio.gather(inbox.take(), inbox.take()))
+    await asyncio.sleep(0)
+    inbox.close()
+    assert await asyncio.wait_for(waiting, 1) == [b"\x04", None]
