@@ -262,6 +262,8 @@ class Inbox:
         self.waiter: asyncio.Future[None] | None = None
         self.closed = False
         self.paused = False
+        self.behind = True
+        """Websockets' queue may still hold messages that came before this inbox's (until it is seen empty)."""
         queue = socket.recv_messages
         self.high: int | None = getattr(queue, "high", None)
         self.low: int = getattr(queue, "low", None) or 0
@@ -310,8 +312,14 @@ async def next_request(ws: Socket) -> str | bytes | None:
     (see :class:`Inbox`); None: the inbox closed while it was awaited (ask again). Raises ConnectionClosed as
     ``recv`` does."""
     inbox = ws.inbox
-    if inbox is None or (inbox.closed and not inbox.held) or (not inbox.closed and ws.queued()):
+    if inbox is None:
         return await ws.recv()
+    if inbox.closed:
+        return await (inbox.take() if inbox.held else ws.recv())
+    if inbox.behind:  # what websockets' queue held when it opened came first (nothing joins it while it is open)
+        if ws.queued():
+            return await ws.recv()
+        inbox.behind = False
     return await inbox.take()
 
 

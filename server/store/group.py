@@ -64,6 +64,7 @@ class Group:
         self.replicas = replicas
         """Replicas that must confirm a batch before its commits succeed (0: the primary's reply is enough)."""
         self.pending: list[Call] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.flying: asyncio.Task[None] | None = None
         self.conns: dict[str, AbstractConnection] = {}
         """The connection kept for commits, per primary ("" on one Redis), when it is redis-py's."""
@@ -72,7 +73,9 @@ class Group:
         self.link: Link | None = None
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
-        loop = asyncio.get_running_loop()
+        loop = self.loop
+        if loop is None:  # (asked once: in Python 3.11 each asking makes a getpid system call)
+            loop = self.loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self.pending.append((keys, args, future))
         if self.flying is None:

@@ -45,6 +45,7 @@ class Link(asyncio.Protocol):
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
+        self.loop = asyncio.get_running_loop()  # (asked once: in Python 3.11 each asking makes a getpid system call)
         self.reader = hiredis.Reader()
         self.waiting: collections.deque[tuple[int, list[Any], asyncio.Future[list[Any]]]] = collections.deque()
         self.lost: Exception | None = None
@@ -70,7 +71,7 @@ class Link(asyncio.Protocol):
 
     def call(self, packed: bytes, replies: int) -> asyncio.Future[list[Any]]:
         """Write ``packed`` (``replies`` commands); the future holds their replies once all have come."""
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[list[Any]] = self.loop.create_future()
         if self.lost is not None or self.transport is None or self.transport.is_closing():
             future.set_exception(self.lost or ConnectionError("the link to Redis is closed"))
             return future
