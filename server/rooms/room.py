@@ -22,6 +22,7 @@ from server.players import standings
 from server.rooms import clock as clocks
 from server.rooms import seeding, snapshots
 from server.rooms.history import History
+from server.rooms.lock import RoomLock
 from server.rooms.peer import Peer
 from server.rooms.reveal import reveal_fields
 from server.rooms.tokens import hash_token
@@ -99,7 +100,7 @@ class Room:
         self.watchers_count = 0
         self.watchers_seen: dict[Peer, int] = {}
         """Connections that started watching since the last push, and the count their first view told them."""
-        self.lock = asyncio.Lock()
+        self.lock = RoomLock()
         self.timer: asyncio.TimerHandle | None = None
         """When the clock must act next: a plain timer, so arming it again per decision makes no task."""
         self.waking: asyncio.Task[None] | None = None
