@@ -11,8 +11,8 @@ from redis.exceptions import ResponseError
 
 from server.errors import StaleWrite
 from server.store import group
-from server.store.link import pack
 from server.store.keys import log as keys_log
+from server.store.link import pack
 from server.store.store import RoomRecord, Store
 
 
