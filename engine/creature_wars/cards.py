@@ -98,6 +98,10 @@ class Card:
     _plain: str | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
     _marked: str | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
     """:meth:`notation` of a card waiting for no turn, without and with rally marks, made once each."""
+    face: dict[str, Any] | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    """The face the table sees (engine/creature_wars/view.py), kept with the card once made."""
+    held: tuple[int, dict[str, Any]] | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    """The card as its holder sees it, with the cooldown it was made for (engine/creature_wars/view.py)."""
 
     def __init__(self, uid: int, kind: CardKind, level: int, base: int, tribe: Tribe | None = None,
                  ptype: PowerType | None = None, witch: str | None = None, tribe_rally: bool = False,
@@ -120,6 +124,8 @@ class Card:
         self._hash = -1
         self._plain = None
         self._marked = None
+        self.face = None
+        self.held = None
 
     def _key(self) -> tuple[Any, ...]:
         return (self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,

@@ -47,27 +47,30 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
     return _held_card(card, card.cooldown(turn))
 
 
-_TABLE_FACES: Final = Values()
-_HELD_CARDS: Final = Values()
 _PILES: Final = Values()
 _HELD_HANDS: Final = Values()
 _DUELS: Final = Values()
 
 
 def _table_face(card: Card) -> dict[str, Any]:
-    """The face the table sees, found by the card object first (one card object goes from state to state),
-    by its value next."""
-    found: dict[str, Any] | None = _TABLE_FACES.get(card)
-    return found if found is not None else _TABLE_FACES.keep(card, _card_face(card))
+    """The face the table sees, kept with the card object (one card object goes from state to state), found by
+    its value when the object has none yet."""
+    found = card.face
+    if found is None:
+        found = card.face = _card_face(card)
+    return found
 
 
 def _held_card(card: Card, cooldown: int) -> dict[str, Any]:
-    """A card in its holder's hand with ``cooldown`` turns still to wait, found by the card object first (it looks
-    the same from turn to turn while its wait does: a card ready to play stays one object), by its value next."""
-    found: dict[str, Any] | None = _HELD_CARDS.get(card, cooldown)
-    if found is not None:
-        return found
-    return _HELD_CARDS.keep(card, _held_face(card, cooldown), cooldown)
+    """A card in its holder's hand with ``cooldown`` turns still to wait, kept with the card object (it looks the
+    same from turn to turn while its wait does: a card ready to play stays one object), found by its value when
+    the object has none for that wait."""
+    held = card.held
+    if held is not None and held[0] == cooldown:
+        return held[1]
+    found = _held_face(card, cooldown)
+    card.held = (cooldown, found)
+    return found
 
 
 @functools.lru_cache(maxsize=8192)

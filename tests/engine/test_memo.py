@@ -5,6 +5,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.creature_wars import GAME
+from engine.creature_wars.cards import Card, PowerType, Tribe
+from engine.creature_wars.view import card_view
 from engine.memo import KEEP, Values, carry_over, per_state
 
 
@@ -144,3 +146,18 @@ def test_a_seal_s_views_are_made_from_the_views_before_it_and_equal_views_made_a
                 assert views[2]["version"] == old["version"] + 1 and views[2]["locked"] != old["locked"]
             old = views[2]
     assert derived > 50
+
+
+def test_a_card_keeps_its_faces_and_an_equal_card_shows_the_same_ones() -> None:
+    """A card's face and its holder's view of it are kept with the card object (cards go from state to state):
+    made once, the same object at every look and for an equal card made anew (a delta skips it by identity); the
+    holder's view is made again when the card's wait changes."""
+    card = Card.creature(90, Tribe.GIANT, 4, PowerType.HOLY)
+    twin = Card.creature(90, Tribe.GIANT, 4, PowerType.HOLY)
+    face = card_view(card)
+    assert card.face is face and card_view(card) is face and card_view(twin) is face
+    ready = card_view(card, turn=card.ready_turn)
+    assert card.held == (0, ready) and card_view(card, turn=card.ready_turn + 3) is ready
+    waiting = replace(card, ready_turn=5)
+    assert card_view(waiting, turn=4)["cooldown"] == 1 and card_view(waiting, turn=5)["cooldown"] == 0
+    assert waiting.held is not None and waiting.held[0] == 0
