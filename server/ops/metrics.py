@@ -22,6 +22,7 @@ __all__ = [
     "REFUSED", "RELAYED", "RELAYED_FRAMES", "ROOMS", "STALLED_DROPS", "UNREPLICATED", "RoomCollector", "Timings", "scrape",
 ]
 
+
 class Timings(Collector):
     """A histogram observed on every decision, exposed as prometheus_client's ``Histogram`` is (buckets, count and
     sum), without its lock and the lock of each bucket's value: an observation costs a sixth. A server observes from
