@@ -145,7 +145,8 @@ class Room:
         self.made: dict[Seat | None, tuple[Any, dict[str, Any]]] = {}
         """By seat (None: a spectator), the state its view was last made of, and that view."""
         self.patches: dict[Seat | None, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
-        """By seat, the last delta made: its base view, its view and the delta."""
+        """By seat, the last delta made: its base view, its view and the delta; emptied after each broadcast, so that
+        deltas do not outlive it (they would be walked by the garbage collector's next young collection)."""
 
     @property
     def dealt(self) -> bool:
@@ -880,3 +881,6 @@ class Room:
             self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live)
             if over is not None:
                 decider.send(over)
+        self.patches.clear()
+        for event in evs:  # what each was told by is encoded: kept with the history, it would be walked by the collector
+            event.told = None
