@@ -579,8 +579,10 @@ class Store:
         """The decision records after ``version`` (the record of version v is the log's v-th entry)."""
         raw = await self.redis.lrange(_key(room) + ":log", version, -1)
         return [msgpack.unpackb(r, raw=False) for r in raw]
+
     @staticmethod
     def _archive_args(outcome: dict[str, Any] | None) -> list[str | bytes]:
+        """The archive's arguments of a match ending now: when it ended, the TTLs, and its outcome packed."""
         return [repr(time.time()), str(LIVE_TTL), str(RECORD_TTL), msgpack.packb(outcome)]
 
     async def finish(self, room: str, outcome: dict[str, Any] | None, out: Outbox | None = None) -> bool:
