@@ -107,24 +107,27 @@ def _timed(report: Report, owner: Any, name: str, label: str) -> Callable[[], No
     return lambda: setattr(owner, name, inner)
 
 
-def _deltas_again(room: Room, timed: dict[int | None, Any], report: Report) -> None:
-    """Make each delta the last decision made once more, timed (the compiled room calls its deltas directly, where
-    no wrapper reaches them): ``--parts``' deltas."""
-    for seat, (base, view, made) in list(room.patches.items()):
-        if timed.get(seat) is not made:
-            timed[seat] = made
-            started = time.perf_counter()
-            delta.diff(base, view)
-            report.parts["deltas"] += time.perf_counter() - started
+def _deltas_again(room: Room, watchers: list[Watcher], held: list[Any], report: Report) -> None:
+    """Make each delta the last decision sent once more, timed (the compiled room calls its deltas directly, where
+    no wrapper reaches them): from the view each watcher held before it (``held``) to the one it holds now, once per
+    seat: ``--parts``' deltas."""
+    done: set[int | None] = set()
+    for watcher, before in zip(watchers, held, strict=True):
+        now = watcher.views.get(room.id)
+        if before is None or now is None or now[2] is before[2] or now[1] in done:
+            continue
+        done.add(now[1])
+        started = time.perf_counter()
+        delta.diff(before[2], now[2])
+        report.parts["deltas"] += time.perf_counter() - started
 
 
 @dataclass
 class _Match:
-    """One room playing a match: its watchers and what ``--parts`` last timed."""
+    """One room playing a match, and its watchers."""
 
     room: Room
     watchers: list[Watcher]
-    timed: dict[int | None, Any] = field(default_factory=dict)
 
 
 def _deal(game: Any, match: int, seed: int, keep: bool) -> _Match:
@@ -169,10 +172,11 @@ async def _play(game: RulesGame, matches: int, seed: int, keep: bool, report: Re
                     dealt += 1
                 continue
             seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
+            held = [w.views.get(room.id) for w in match.watchers]
             await room.decide(match.watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions)
             report.decisions += 1
             if parts:
-                _deltas_again(room, match.timed, report)
+                _deltas_again(room, match.watchers, held, report)
             still.append(match)
         live = still
 
