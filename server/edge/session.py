@@ -26,7 +26,7 @@ from server.lobby.pools import SITTING, Pools
 from server.lobby.quota import check_spectators
 from server.lobby.records import match_record
 from server.lobby.replay_pages import replay_page
-from server.ops import metrics
+from server.ops import collector, metrics
 from server.players import standings
 from server.players.identity import identify
 from server.rooms import chat
@@ -491,6 +491,7 @@ class Session:
         room = await self.lobby.find(m["room"])
         if await room.decide(self.conn, m["token"], m["version"], m["decision"], re):
             self.refund()
+            collector.settled()
         if self.conn not in room.watchers:
             room.watch(self.conn, room.seat_of(m["token"]))
         metrics.DECISION_SECONDS.observe(time.perf_counter() - received)

@@ -1,6 +1,6 @@
 """A server process freezes what it loaded before serving out of the garbage collections, collects its young
-objects less often than CPython's defaults, makes their survivors old at once, and collects the old in full now
-and then (server/ops/collector.py)."""
+objects less often than CPython's defaults, makes their survivors and what each stored decision leaves behind old at
+once, and collects the old in full now and then (server/ops/collector.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from client import Client, ClientError
+from client.connection import Seat
 from server.edge import app
 from server.ops import collector
 from tests.server.servers import serving
@@ -52,6 +54,52 @@ def test_what_outlives_a_young_collection_is_old_at_once() -> None:
         "gc.collect(0)\n"
         "print(json.dumps([gc.get_freeze_count() - before, len(gc.get_objects(1)), len(gc.get_objects(2))]))")
     assert kept >= 5000 and middle == 0 and oldest == 0
+
+
+def test_what_a_decision_leaves_behind_is_old_at_once_and_no_young_collection_walks_it() -> None:
+    kept, young, count, walked = _in_a_process(
+        "from server.ops import collector\n"
+        "collector.tune()\n"
+        "before = gc.get_freeze_count()\n"
+        "held = [[n] for n in range(5000)]\n"
+        "collector.settled()\n"
+        "walked = []\n"
+        "gc.callbacks.append(lambda phase, info: walked.append(len(gc.get_objects(0))) if phase == 'start' else None)\n"
+        "kept, young, count = gc.get_freeze_count() - before, len(gc.get_objects(0)), gc.get_count()[0]\n"
+        "gc.collect(0)\n"
+        "print(json.dumps([kept, young, count, walked[0]]))")
+    assert kept >= 5000 and young < 100 and count < 100 and walked < 100
+
+
+def test_settling_leaves_a_process_not_tuned_as_it_was() -> None:
+    """A test's server runs in the test's process: nothing of it is frozen there."""
+    frozen = _in_a_process(
+        "from server.ops import collector\n"
+        "held = [[n] for n in range(100)]\n"
+        "collector.settled()\n"
+        "print(json.dumps([gc.get_freeze_count()]))")
+    assert frozen == [0]
+
+
+async def test_a_stored_decision_settles_and_a_refused_one_does_not(monkeypatch: pytest.MonkeyPatch,
+                                                                     server_url: str) -> None:
+    settled: list[bool] = []
+    monkeypatch.setattr(collector, "settled", lambda: settled.append(True))
+    host = await Client.connect(server_url)
+    guest = await Client.connect(server_url)
+    try:
+        seat = await host.create("creature_wars", seed=3)
+        assert isinstance(seat, Seat)
+        await guest.join(seat.room)
+        view = host.views[seat.room]
+        with pytest.raises(ClientError):
+            await host.decide(seat, {"kind": "play", "slot": 99})
+        assert settled == []
+        await host.decide(seat, view["legal"][0])
+        assert settled == [True]
+    finally:
+        await host.close()
+        await guest.close()
 
 
 def test_a_cycle_that_died_old_is_freed_by_the_full_collection_once_the_old_have_grown() -> None:
