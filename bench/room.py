@@ -13,7 +13,8 @@ Both seats watch with deltas; each decision is one of the deciding seat's legal 
 deltas, which the compiled room calls directly, each made once more and timed apart, which adds their time to the CPU
 figure). Against ``bench.load``'s server CPU per decision, the difference is the transport, Redis and the event loop.
 With ``--rooms N``, N rooms take turns a decision each, as a node's rooms do under load: each decision then finds less
-of its room in the processor's caches, and the collector finds more to walk, than one match after another does.
+of its room in the processor's caches than one match after another does. What each stored decision leaves behind is
+frozen out of the young collections, as a server's session does (server/ops/collector.py).
 """
 from __future__ import annotations
 
@@ -173,7 +174,8 @@ async def _play(game: RulesGame, matches: int, seed: int, keep: bool, report: Re
                 continue
             seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
             held = [w.views.get(room.id) for w in match.watchers]
-            await room.decide(match.watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions)
+            if await room.decide(match.watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions):
+                collector.settled()  # as a server's session does after a stored decision
             report.decisions += 1
             if parts:
                 _deltas_again(room, match.watchers, held, report)
