@@ -173,7 +173,7 @@ async def _play(game: RulesGame, matches: int, seed: int, keep: bool, report: Re
                     dealt += 1
                 continue
             seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
-            held = [w.views.get(room.id) for w in match.watchers]
+            held = [w.views.get(room.id) for w in match.watchers] if parts else []
             if await room.decide(match.watchers[seat], f"seat {seat}", room.version, dict(decision), report.decisions):
                 collector.settled()  # as a server's session does after a stored decision
             report.decisions += 1

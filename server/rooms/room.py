@@ -146,7 +146,7 @@ class Room:
         """By seat (None: a spectator), the state its view was last made of, and that view."""
         self.patches: dict[Seat | None, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
         """By seat, the last delta made: its base view, its view and the delta; emptied after each broadcast, so that
-        deltas do not outlive it (they would be walked by the garbage collector's next young collection)."""
+        deltas do not outlive it (kept, every room's would add to what the garbage collector holds and walks)."""
 
     @property
     def dealt(self) -> bool:
@@ -882,5 +882,5 @@ class Room:
             if over is not None:
                 decider.send(over)
         self.patches.clear()
-        for event in evs:  # what each was told by is encoded: kept with the history, it would be walked by the collector
+        for event in evs:  # what each was told is encoded: kept with the history, it would only add to the heap
             event.told = None

@@ -1,6 +1,6 @@
 """What a room keeps once a decision's frames are sent: only what the next decision builds on. The deltas and the
-events as each seat was told them are encoded by then; kept, every one would be walked by the garbage collector's
-next young collection (server/ops/collector.py), in every room a node serves."""
+events as each seat was told them are encoded by then; kept, every room a node serves would hold them, and the
+garbage collector walk them (server/ops/collector.py)."""
 from __future__ import annotations
 
 import random
