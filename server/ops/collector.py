@@ -8,7 +8,7 @@ Two generations, not three: what outlives a young collection is old at once (fro
 walks it again. What a stored decision leaves behind (the room's new state, its views, its events in the history) is
 old at once as well (:func:`settled`): each young collection walked every room's latest decisions, some 40 objects
 a decision that would mostly outlive it, at a few hundred nanoseconds each (the objects are spread over the heap),
-about 5 % of a server's time and pauses of up to 30 ms under ``bench.load``. Freezing resets the young count, so
+5 to 7 % of a server's time and pauses of up to 30 ms under ``bench.load``. Freezing resets the young count, so
 young collections come only from other work (connections made and dropped, rooms loaded).
 
 Nearly all of a node's garbage is freed by reference counts (frozen objects too); the collector is there for
