@@ -7,6 +7,7 @@ import functools
 import logging
 import os
 import signal
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from http import HTTPStatus
 from pathlib import Path
@@ -32,7 +33,7 @@ from server.lobby.events import Events
 from server.lobby.expiry import Sweeper, unplayed
 from server.lobby.lobby import Lobby
 from server.lobby.pools import Pools
-from server.ops import collector, descriptors, logs, metrics
+from server.ops import collector, descriptors, interpreter, logs, metrics
 from server.rooms.clock import heartbeat
 from server.store.health import Health, wait_for_store
 from server.store.lease import new_node_id
@@ -191,6 +192,9 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
         redis_url = embedded.url
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     collector.tune()
+    slow = interpreter.note()
+    if slow is not None:
+        print(slow, file=sys.stderr, flush=True)
     try:
         _run_loop(run(host=host, port=port, redis_url=redis_url, per_address=per_address, origins=origins,
                       allow_plain=allow_plain, companions=companions, node=node, trusted_proxies=trusted_proxies,
