@@ -3,8 +3,11 @@ sent together as the next batch, so batches grow with the load; each gets its ow
 alone), as if sent by itself.
 
 A batch is packed once (hiredis' C packer) and written on a connection kept for commits, and its replies read
-back in order: no pipeline object per batch. On one plain TCP Redis that connection is a
-:class:`server.store.link.Link`, which parses the replies as they arrive, with no read coroutine per reply.
+back in order: no pipeline object per batch. On one plain Redis without replicas to wait for, the script calls of
+``keys.run_all`` (making, seating and ending rooms, quotas, leases) ride with the next batch (:meth:`Group.carry`):
+Redis then reads, runs and fsyncs them with the commits rather than in turns of its own. On one plain TCP Redis that
+connection is a :class:`server.store.link.Link`, which parses the replies as they arrive, with no read coroutine per
+reply.
 Every call is a Lua script call (EVALSHA, not in a transaction: each script is atomic by itself and the calls
 are independent). On one Redis, a batch of many is one call of ``many``, a script that makes each call in turn
 and answers each one's result in its place (a script call costs Redis more than the commands it makes). On a
@@ -28,7 +31,7 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from server.errors import Unreplicated
 from server.ops import metrics
-from server.store.link import Link, as_raised, open_like, pack, plain
+from server.store.link import Link, Unopened, as_raised, open_like, pack, plain
 
 __all__ = ["REPLICA_WAIT_MS", "REPLY_TIMEOUT", "Group"]
 
@@ -64,6 +67,8 @@ class Group:
         self.replicas = replicas
         """Replicas that must confirm a batch before its commits succeed (0: the primary's reply is enough)."""
         self.pending: list[Call] = []
+        self.carried: list[tuple[list[tuple[Any, ...]], asyncio.Future[list[Any]]]] = []
+        """Other commands to write with the next batch (:meth:`carry`), each group with its future."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self.flying: asyncio.Task[None] | None = None
         self.conns: dict[str, AbstractConnection] = {}
@@ -82,15 +87,32 @@ class Group:
             self.flying = loop.create_task(self._drain())
         return await future
 
+    async def carry(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Write ``commands`` with the next batch (at once when none is in flight); their replies in order, an error
+        reply as its exception. The script calls of making and seating rooms so share a batch's write and Redis's
+        fsync of it, rather than costing their own. On one plain Redis, without ``replicas`` (whose ``WAIT`` is for
+        the commits alone); :class:`Unopened` when no link could be opened, nothing written."""
+        assert self.plain and not self.replicas, "commands are carried on one plain Redis's link, with no WAIT"
+        loop = self.loop
+        if loop is None:
+            loop = self.loop = asyncio.get_running_loop()
+        future: asyncio.Future[list[Any]] = loop.create_future()
+        self.carried.append((commands, future))
+        if self.flying is None:
+            self.flying = loop.create_task(self._drain())
+        return await future
+
     async def _drain(self) -> None:
         """Send what is pending, one batch at a time, until nothing is."""
         try:
             await asyncio.sleep(0)  # the other commits of this loop tick join the first batch
-            while self.pending:
+            while self.pending or self.carried:
                 batch, self.pending = self.pending, []
-                metrics.COMMIT_BATCH.observe(len(batch))
+                carried, self.carried = self.carried, []
+                if batch:
+                    metrics.COMMIT_BATCH.observe(len(batch))
                 if self.cluster is None:
-                    await self._send("", batch)
+                    await self._send("", batch, carried)
                 else:
                     parts: dict[str, list[Call]] = {}
                     for call in batch:
@@ -100,15 +122,17 @@ class Group:
         finally:
             self.flying = None
 
-    async def _send(self, node: str, batch: list[Call]) -> None:
+    async def _send(self, node: str, batch: list[Call],
+                    carried: list[tuple[list[tuple[Any, ...]], asyncio.Future[list[Any]]]] | None = None) -> None:
+        carried = carried or []
         try:
-            results = await self._round_trip(node, batch)
+            results, replies = await self._round_trip(node, batch, [commands for commands, _ in carried])
             if any(isinstance(r, NoScriptError) for r in results):  # Redis restarted or flushed its scripts
                 for script in (self.script, self.many):
                     if script is not None:
                         await self.redis.script_load(script.script)
                 again = [call for call, r in zip(batch, results, strict=True) if isinstance(r, NoScriptError)]
-                redone = iter(await self._round_trip(node, again))  # those did not run: sending them again is safe
+                redone = iter((await self._round_trip(node, again))[0])  # those did not run: sending them again is safe
                 results = [next(redone) if isinstance(r, NoScriptError) else r for r in results]
         except (Exception, asyncio.CancelledError) as exc:  # whether each landed is for its room to find out
             if self.link is not None:  # closed: the next batch opens another
@@ -118,12 +142,15 @@ class Group:
             if conn is not None:  # kept: it connects again for the next batch
                 with contextlib.suppress(Exception):
                     await conn.disconnect()
-            for _, _, future in batch:
+            for future in [call[2] for call in batch] + [future for _, future in carried]:
                 if not future.done():
                     future.set_exception(exc if isinstance(exc, Exception) else ConnectionError("commit cancelled"))
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
+        for (_, done), got in zip(carried, replies, strict=True):
+            if not done.done():
+                done.set_result(got)
         for (_, _, future), result in zip(batch, results, strict=True):
             if future.done():
                 continue
@@ -157,12 +184,20 @@ class Group:
     async def _link(self) -> Link:
         """The link kept for commits (on one plain Redis), opened again after a failure closed it."""
         if self.link is None or self.link.lost is not None:
-            self.link = await open_like(self.redis, REPLY_TIMEOUT)
+            try:
+                self.link = await open_like(self.redis, REPLY_TIMEOUT)
+            except (OSError, TimeoutError) as exc:
+                raise Unopened(f"no link to Redis: {exc}") from exc
         return self.link
 
-    async def _round_trip(self, node: str, batch: list[Call]) -> list[Any]:
-        """One write of the whole batch, then its replies in order (an error reply is that call's result)."""
-        commands = self._commands(batch)
+    async def _round_trip(self, node: str, batch: list[Call],
+                          carried: list[list[tuple[Any, ...]]] | None = None) -> tuple[list[Any], list[list[Any]]]:
+        """One write of the whole batch (and the ``carried`` commands after it), then its replies in order (an error
+        reply is that call's result), and each carried group's."""
+        commands = self._commands(batch) if batch else []
+        own = len(commands)
+        for more in carried or []:
+            commands += more
         if self.replicas:
             commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
         results: list[Any] = []
@@ -183,6 +218,12 @@ class Group:
                     except ResponseError as exc:
                         results.append(exc)
                 confirmed = await conn.read_response(timeout=math.inf) if self.replicas else None
+        replies: list[list[Any]] = []
+        at = own
+        for more in carried or []:
+            replies.append(results[at:at + len(more)])
+            at += len(more)
+        results = results[:own]
         if len(results) < len(batch):  # one call of ``many``
             results = _each(results[0], len(batch))
         if isinstance(confirmed, Exception):  # WAIT refused: the batch fails, as any error of its round trip
@@ -191,7 +232,7 @@ class Group:
             metrics.UNREPLICATED.inc(len(batch))
             short = Unreplicated(f"{confirmed} of {self.replicas} replicas confirmed the commit in {REPLICA_WAIT_MS} ms")
             results = [r if isinstance(r, Exception) else short for r in results]
-        return results
+        return results, replies
 
     def _commands(self, batch: list[Call]) -> list[tuple[Any, ...]]:
         """The batch's script calls: one of ``many`` for a batch of more than one on one Redis."""

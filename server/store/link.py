@@ -1,9 +1,10 @@
 """A connection to one Redis kept for batches of commands: each batch written whole, its replies parsed by
 hiredis as they arrive and handed to the batch that waits for them, in order.
 
-The group commit (server/store/group.py) keeps one for its batches, and :class:`Scripts` one for the script calls
-of ``keys.run_all``: through redis-py each reply cost a read coroutine of its own over an asyncio stream (and each
-call its pool's bookkeeping). Here the socket's protocol parses what arrives and completes the batch's future in
+The group commit (server/store/group.py) keeps one for its batches, which also carries the script calls of
+``keys.run_all`` (:class:`Scripts`; on a link of their own where the group takes none: with replicas to wait for):
+through redis-py each reply cost a read coroutine of its own over an asyncio stream (and each call its pool's
+bookkeeping). Here the socket's protocol parses what arrives and completes the batch's future in
 the same callback. It connects as redis-py would for a plain TCP Redis (``AUTH`` and ``SELECT`` from the pool's
 settings); any other kind of connection keeps redis-py's path.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import hiredis
@@ -20,10 +22,21 @@ from redis._parsers.base import BaseParser
 from redis.asyncio.connection import Connection, SSLConnection
 from redis.commands.core import AsyncScript
 
-__all__ = ["REPLY_TIMEOUT", "Link", "Scripts", "pack", "plain", "scripts_of"]
+__all__ = ["CARRIED", "REPLY_TIMEOUT", "Carrier", "Link", "Scripts", "Unopened", "pack", "plain", "scripts_of"]
 
 REPLY_TIMEOUT = 10.0
 """Seconds a batch of script calls waits for its replies on a link before the link is closed and the calls fail."""
+CARRIED = 8
+"""The most script calls of one ``keys.run_all`` that ride with a batch of commits (:class:`Scripts`); more (a node's
+leases renewed, say) take the scripts' own link, so that no commit waits behind them."""
+
+
+Carrier = Callable[[list[tuple[Any, ...]]], Awaitable[list[Any]]]
+"""Writes commands on a link kept for other batches, with the next of them, and answers their replies in order."""
+
+
+class Unopened(ConnectionError):
+    """No link could be opened: nothing was written."""
 
 
 def pack(commands: list[tuple[Any, ...]]) -> bytes:
@@ -129,8 +142,9 @@ async def open_like(redis: aioredis.Redis, timeout: float = REPLY_TIMEOUT) -> Li
 
 
 class Scripts:
-    """Lua script calls to one plain Redis written on a link of their own, many in one write (the calls of every
-    request pipelined on it): a round trip through redis-py's pool costs ten times the CPU. Calls go through
+    """Lua script calls to one plain Redis written with the group commit's batches (``carrier``), else on a link of
+    their own, many in one write (the calls of every request pipelined on it): a round trip through redis-py's pool
+    costs ten times the CPU. Calls go through
     redis-py instead while no link can be opened; calls written on a link that then fails fail with it (whether
     they ran is for the caller to find out, as after a lost reply through redis-py): they are never sent twice."""
 
@@ -138,6 +152,9 @@ class Scripts:
         self.redis = redis
         self.link: Link | None = None
         self.opening: asyncio.Future[Link] | None = None
+        self.carrier: Carrier | None = None
+        """The store's group commit, when it takes script calls with its batches (server/store/group.py): a
+        call then shares a batch's write, and Redis's fsync of it, rather than costing its own."""
 
     async def _link(self) -> Link:
         if self.link is not None and self.link.lost is None:
@@ -155,11 +172,17 @@ class Scripts:
     async def run(self, calls: list[tuple[AsyncScript, list[str], list[Any]]]) -> list[Any] | None:
         """The calls' replies in order (an error reply as its exception), or None when no link could be opened
         (nothing was sent: the caller sends them through redis-py)."""
+        commands = [("EVALSHA", script.sha, len(names), *names, *args) for script, names, args in calls]
+        if self.carrier is not None and len(commands) <= CARRIED:
+            try:
+                return await self.carrier(commands)
+            except Unopened:
+                return None
         try:
             link = await self._link()
         except (OSError, TimeoutError):
             return None
-        packed = pack([("EVALSHA", script.sha, len(names), *names, *args) for script, names, args in calls])
+        packed = pack(commands)
         try:
             async with asyncio.timeout(REPLY_TIMEOUT):
                 return await link.call(packed, len(calls))

@@ -392,7 +392,10 @@ class Store:
                              self.redis.register_script(_COMMIT_MANY))
         """Decisions, group-committed; with ``replicas``, each batch confirmed by that many replicas (WAIT)."""
         self.scripts = link.scripts_of(self.redis, make=self.cluster is None)
-        """On one plain Redis: script calls (``keys.run_all``) written on a link of their own."""
+        """On one plain Redis: script calls (``keys.run_all``) written with the commits' batches (without replicas to
+        wait for), else on a link of their own."""
+        if self.scripts is not None and self._commit.plain and not replicas:
+            self.scripts.carrier = self._commit.carry
         self._finish = self.redis.register_script(_FINISH)
         self._claim = self.redis.register_script(_CLAIM)
         self._create = self.redis.register_script(_CREATE)

@@ -10,9 +10,9 @@ from prometheus_client import REGISTRY
 from redis.exceptions import ResponseError
 
 from server.errors import StaleWrite
-from server.store import group
+from server.store import group, keys
 from server.store.keys import log as keys_log
-from server.store.link import pack
+from server.store.link import Link, pack
 from server.store.store import RoomRecord, Store
 
 
@@ -167,3 +167,41 @@ async def test_the_commit_link_logs_in_and_picks_the_database_the_url_names(redi
         admin.execute_command("ACL", "DELUSER", "committer")
         admin.close()
 
+
+
+async def test_a_script_call_rides_with_the_next_batch_in_one_write(redis_url: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script call made while a batch is in flight (``keys.run_all``: making and seating rooms, leases) goes out
+    with the next batch, in the same write as the commits queued meanwhile, so that Redis reads and fsyncs them
+    once; each gets its own reply."""
+    store = Store(redis_url)
+    admin = redis.Redis.from_url(redis_url)
+    writes: list[int] = []
+    call = Link.call
+
+    def counted(self: Link, packed: bytes, replies: int) -> asyncio.Future[list[object]]:
+        writes.append(replies)
+        return call(self, packed, replies)
+
+    monkeypatch.setattr(Link, "call", counted)
+    try:
+        rooms = await _rooms(store, 2)
+        echo = store.redis.register_script("return ARGV[1]")
+        await _commit(store, rooms[0], 0)  # loads the scripts
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["loaded"])]) == [b"loaded"]
+        writes.clear()
+        admin.execute_command("CLIENT", "PAUSE", "300", "WRITE")  # the first batch waits in flight
+        first = _commit(store, rooms[0], 1)
+        await asyncio.sleep(0.05)
+        second = _commit(store, rooms[1], 0)
+        ride = asyncio.ensure_future(keys.run_all(store.redis, [(echo, ["k"], ["rode"])]))
+        await asyncio.sleep(0.05)
+        assert writes == [1], "the first batch alone is in flight"
+        await asyncio.wait_for(asyncio.gather(first, second), 10)
+        assert await asyncio.wait_for(ride, 10) == [b"rode"]
+        assert writes == [1, 2], "the second commit and the script call in one write"
+        assert [await store.version(room) for room in rooms] == [2, 1]
+    finally:
+        admin.execute_command("CLIENT", "UNPAUSE")
+        admin.close()
+        await store.close()

@@ -8,7 +8,7 @@ import pytest
 import redis
 from redis.exceptions import NoScriptError, ResponseError
 
-from server.store import keys, link
+from server.store import group, keys, link
 from server.store.link import Link, pack
 from server.store.store import Store
 
@@ -38,7 +38,8 @@ async def test_script_calls_go_through_the_stores_link_and_load_what_redis_forgo
         assert scripts is not None and scripts is store.scripts
         echo = store.redis.register_script("return ARGV[1]")
         assert await keys.run_all(store.redis, [(echo, ["k"], ["one"]), (echo, ["k"], ["two"])]) == [b"one", b"two"]
-        assert scripts.link is not None and scripts.link.lost is None, "the calls went through redis-py"
+        carrier = store._commit.link  # they go with the commits' batches (tests/server/test_group.py)
+        assert carrier is not None and carrier.lost is None, "the calls went through redis-py"
         redis.Redis.from_url(redis_url).script_flush()
         assert await keys.run_all(store.redis, [(echo, ["k"], ["three"])]) == [b"three"]
     finally:
@@ -55,10 +56,11 @@ async def test_a_call_the_link_cannot_carry_goes_through_redis_py(redis_url: str
         raise ConnectionRefusedError("no link today")
 
     monkeypatch.setattr(link, "open_like", refused)
+    monkeypatch.setattr(group, "open_like", refused)  # the commits' link, which carries script calls
     try:
         echo = store.redis.register_script("return ARGV[1]")
         assert await keys.run_all(store.redis, [(echo, ["k"], ["via redis-py"])]) == [b"via redis-py"]
-        assert store.scripts is not None and store.scripts.link is None
+        assert store.scripts is not None and store.scripts.link is None and store._commit.link is None
     finally:
         await store.close()
 
@@ -78,9 +80,26 @@ async def test_a_cancelled_call_leaves_the_calls_pipelined_with_it_their_replies
         await asyncio.sleep(0.05)
         given_up.cancel()
         assert await asyncio.wait_for(second, 10) == [b"second"]
-        assert store.scripts is not None and store.scripts.link is not None and store.scripts.link.lost is None
+        carrier = store._commit.link
+        assert carrier is not None and carrier.lost is None
         assert await keys.run_all(store.redis, [(echo, ["k"], ["third"])]) == [b"third"]
     finally:
         pauser.execute_command("CLIENT", "UNPAUSE")
         pauser.close()
+        await store.close()
+
+
+async def test_more_script_calls_than_ride_with_commits_take_a_link_of_their_own(redis_url: str) -> None:
+    """A run of many calls (a node's leases renewed) is not carried with the commits' batch, which would wait for
+    all their replies: it goes on the scripts' own link."""
+    store = Store(redis_url)
+    try:
+        echo = store.redis.register_script("return ARGV[1]")
+        many = link.CARRIED + 1
+        got = await keys.run_all(store.redis, [(echo, ["k"], [str(n)]) for n in range(many)])
+        assert got == [str(n).encode() for n in range(many)]
+        assert store.scripts is not None and store.scripts.link is not None and store._commit.link is None
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["few"])]) == [b"few"]
+        assert store._commit.link is not None, "a few calls ride with the commits"
+    finally:
         await store.close()
