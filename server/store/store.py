@@ -96,32 +96,34 @@ ALIVE = PREFIX + "alive"
 # the clock as it was before the last decision, as it always has): each call a script makes costs Redis more than the
 # command itself.
 _COMMIT_FN = _ARCHIVE + """
-local function commit(KEYS, ARGV)
-  local held = redis.call('HMGET', KEYS[1], 'fence', 'version', 'snap')
-  if ARGV[9] ~= '' and held[1] ~= ARGV[9] then return -1 end
-  if held[2] ~= ARGV[1] then return 0 end
-  local fields = {'version', ARGV[2], 'link', ARGV[8]}
-  if ARGV[3] ~= '' then
-    fields[5], fields[6], fields[7], fields[8] = 'state', ARGV[3], 'snap', ARGV[2]
+local function commit(K, A, k, a)
+  local room, log = K[k + 1], K[k + 2]
+  local expected, version, snapshot, over, clock, fence = A[a + 1], A[a + 2], A[a + 3], A[a + 5], A[a + 7], A[a + 9]
+  local held = redis.call('HMGET', room, 'fence', 'version', 'snap')
+  if fence ~= '' and held[1] ~= fence then return -1 end
+  if held[2] ~= expected then return 0 end
+  local fields = {'version', version, 'link', A[a + 8]}
+  if snapshot ~= '' then
+    fields[5], fields[6], fields[7], fields[8] = 'state', snapshot, 'snap', version
   elseif not held[3] then
-    fields[5], fields[6] = 'snap', ARGV[1]
+    fields[5], fields[6] = 'snap', expected
   end
-  if ARGV[7] ~= '' and ARGV[5] ~= '1' then
+  if clock ~= '' and over ~= '1' then
     fields[#fields + 1] = 'clock'
-    fields[#fields + 1] = ARGV[7]
+    fields[#fields + 1] = clock
   end
-  redis.call('HSET', KEYS[1], unpack(fields))
-  redis.call('RPUSH', KEYS[2], ARGV[4])
-  if ARGV[5] == '1' then
-    redis.call('HSET', KEYS[1], 'over', '1')
-    archive(KEYS, {ARGV[10], ARGV[11], ARGV[12], ARGV[13]})
-    redis.call('HSET', KEYS[1], 'out', ARGV[6])
-    if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[7]) end
+  redis.call('HSET', room, unpack(fields))
+  redis.call('RPUSH', log, A[a + 4])
+  if over == '1' then
+    redis.call('HSET', room, 'over', '1')
+    archive({room, log, K[k + 3], K[k + 4], K[k + 5]}, {A[a + 10], A[a + 11], A[a + 12], A[a + 13]})
+    redis.call('HSET', room, 'out', A[a + 6])
+    if clock ~= '' then redis.call('HSET', room, 'clock', clock) end
   end
   return 1
 end
 """
-_COMMIT = _COMMIT_FN + "return commit(KEYS, ARGV)\n"
+_COMMIT = _COMMIT_FN + "return commit(KEYS, ARGV, 0, 0)\n"
 
 # Many commits in one script call, each as its own call of _COMMIT would be, its result (or its error) in its
 # place: on one Redis, where a script may write keys of any slot, a batch costs Redis one script call, not one
@@ -131,7 +133,7 @@ _COMMIT_MANY = _COMMIT_FN + """
 local done, k, a = {}, 0, 2
 for n = 1, tonumber(ARGV[1]) do
   local nk, na = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-  local ok, result = pcall(commit, {unpack(KEYS, k + 1, k + nk)}, {unpack(ARGV, a + 2, a + 1 + na)})
+  local ok, result = pcall(commit, KEYS, ARGV, k, a + 1)
   if ok then done[n] = result elseif type(result) == 'table' then done[n] = result else done[n] = {err = tostring(result)} end
   k, a = k + nk, a + 2 + na
 end
