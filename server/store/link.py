@@ -144,9 +144,9 @@ async def open_like(redis: aioredis.Redis, timeout: float = REPLY_TIMEOUT) -> Li
 class Scripts:
     """Lua script calls to one plain Redis written with the group commit's batches (``carrier``), else on a link of
     their own, many in one write (the calls of every request pipelined on it): a round trip through redis-py's pool
-    costs ten times the CPU. Calls go through
-    redis-py instead while no link can be opened; calls written on a link that then fails fail with it (whether
-    they ran is for the caller to find out, as after a lost reply through redis-py): they are never sent twice."""
+    costs ten times the CPU. Calls go through redis-py instead while no link can be opened; calls written on a link
+    that then fails fail with it (whether they ran is for the caller to find out, as after a lost reply through
+    redis-py): they are never sent twice."""
 
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis

@@ -94,7 +94,8 @@ ALIVE = PREFIX + "alive"
 # match) chat, match, match log; ARGV: expected, version, snapshot, record, over, out, clock, link, fence, then
 # (the same) the archive's four. The room's fields are read in one call and written in one (the archived record keeps
 # the clock as it was before the last decision, as it always has): each call a script makes costs Redis more than the
-# command itself.
+# command itself. ``commit`` reads its keys and arguments in place, after the first ``k`` of the call's KEYS and ``a``
+# of its ARGV, so that a batch of them (_COMMIT_MANY) copies none.
 _COMMIT_FN = _ARCHIVE + """
 local function commit(K, A, k, a)
   local room, log = K[k + 1], K[k + 2]
