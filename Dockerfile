@@ -11,7 +11,11 @@ COPY protocol protocol
 COPY server server
 COPY client client
 COPY scripts/build_engine.py scripts/build_engine.py
+# the build is profile-guided: it runs bench.room and bench.random_play on its instrumented build, with the builder's
+# Python, which gets the server's dependencies for that run
+COPY bench bench
 RUN /opt/cardroom/bin/pip install --no-cache-dir . \
+ && python -m pip install --no-cache-dir . \
  && python scripts/build_engine.py --require \
  && cp -r .engine-build /opt/cardroom/lib/python3.11/site-packages/ \
  && cd / && CARDROOM_ENGINE=compiled /opt/cardroom/bin/python -c "import engine.registry"

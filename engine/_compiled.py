@@ -6,7 +6,8 @@ calls :func:`install`: when the stamp matches the sources as they are now, an im
 ``sys.meta_path`` loads those modules from the build; otherwise they are imported from their ``.py`` files as
 usual, so an edited source is never shadowed by a stale extension. ``CARDROOM_ENGINE``: ``pure`` never loads
 the build, ``compiled`` requires it (an ImportError when it is missing or stale), unset or ``auto`` uses it
-when it is fresh and names a stale one in one line on stderr.
+when it is fresh and names a stale one in one line on stderr. ``CARDROOM_ENGINE_BUILD`` names another build
+directory (``scripts/build-engine`` runs its profiling workload against the instrumented build so).
 
 This is import machinery, not rules: it is the one engine module that reads files and touches the import
 system, and nothing but ``engine/__init__.py`` imports it (first, so that it runs before any compiled module
@@ -61,7 +62,7 @@ BESIDE = ("protocol/delta.py", "server/rooms/clock.py", "server/rooms/history.py
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""
 PACKAGE = Path(__file__).resolve().parent
-BUILD = PACKAGE.parent / ".engine-build"
+BUILD = Path(os.environ.get("CARDROOM_ENGINE_BUILD") or PACKAGE.parent / ".engine-build")
 STAMP = "stamp.json"
 MODES = ("auto", "compiled", "pure")
 

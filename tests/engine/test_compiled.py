@@ -3,12 +3,14 @@ source falls back to pure Python with one line on stderr, and with no C compiler
 package runs. The rules themselves are checked on whichever build runs (``CARDROOM_ENGINE``; CI runs both)."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -145,3 +147,41 @@ def test_this_process_runs_the_build_it_was_asked_for() -> None:
         assert _compiled.active() == "compiled" and str(engine.rng.__file__).endswith(_compiled.abi())
     else:
         assert _compiled.active() == "pure" and str(engine.rng.__file__).endswith(".py")
+
+
+def _build_script() -> ModuleType:
+    """``scripts/build_engine.py``, loaded from its file (a script, not a package module)."""
+    spec = importlib.util.spec_from_file_location("build_engine_script", ROOT / "scripts" / "build_engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_build_is_profile_guided_only_with_gcc_and_its_workload_at_hand(tmp_path: Path) -> None:
+    """GCC's profile flags are used with GCC alone (clang's profiles need a merge step), and only where the profiling
+    workload (the repository's bench modules) is there to run."""
+    script = _build_script()
+    clang = tmp_path / "clang"
+    clang.write_text("#!/bin/sh\necho 'Debian clang version 14.0.6'\n")
+    clang.chmod(0o755)
+    assert not script.gcc(str(clang))
+    assert not script.gcc(str(tmp_path / "missing-cc"))
+    if shutil.which("gcc"):
+        assert script.gcc("gcc")
+    assert script.trainable(ROOT)
+    assert not script.trainable(copy_engine(tmp_path / "copy"))
+
+
+@pytest.mark.skipif(_compiled.stale() is not None, reason="no compiled build matching the sources (scripts/build-engine)")
+def test_a_build_elsewhere_is_loaded_when_named(tmp_path: Path) -> None:
+    """``CARDROOM_ENGINE_BUILD`` names the build directory (the build script profiles its instrumented build so)."""
+    root = copy_engine(tmp_path / "copy")
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(_compiled.BUILD, elsewhere)
+    env = {key: value for key, value in os.environ.items() if key != "CARDROOM_ENGINE"}
+    ran = subprocess.run([sys.executable, "-c", WHICH], cwd=root, env={**env, "CARDROOM_ENGINE_BUILD": str(elsewhere)},
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split()[0] == "compiled" and ran.stdout.split()[1].startswith(str(elsewhere)), ran.stdout
+    assert run(root, WHICH).stdout.split()[0] == "pure", "without it, the copy's own (missing) build"
