@@ -78,13 +78,8 @@ class Group:
         self.link: Link | None = None
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
-        loop = self.loop
-        if loop is None:  # (asked once: in Python 3.11 each asking makes a getpid system call)
-            loop = self.loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = self._queued()
         self.pending.append((keys, args, future))
-        if self.flying is None:
-            self.flying = loop.create_task(self._drain())
         return await future
 
     async def carry(self, commands: list[tuple[Any, ...]]) -> list[Any]:
@@ -93,14 +88,19 @@ class Group:
         fsync of it, rather than costing their own. On one plain Redis, without ``replicas`` (whose ``WAIT`` is for
         the commits alone); :class:`Unopened` when no link could be opened, nothing written."""
         assert self.plain and not self.replicas, "commands are carried on one plain Redis's link, with no WAIT"
-        loop = self.loop
-        if loop is None:
-            loop = self.loop = asyncio.get_running_loop()
-        future: asyncio.Future[list[Any]] = loop.create_future()
+        future: asyncio.Future[list[Any]] = self._queued()
         self.carried.append((commands, future))
+        return await future
+
+    def _queued(self) -> asyncio.Future[Any]:
+        """The future of a call the caller queues now, with the drain started if none runs (it first yields, so the
+        call is queued by the time it looks)."""
+        loop = self.loop
+        if loop is None:  # (asked once: in Python 3.11 each asking makes a getpid system call)
+            loop = self.loop = asyncio.get_running_loop()
         if self.flying is None:
             self.flying = loop.create_task(self._drain())
-        return await future
+        return loop.create_future()
 
     async def _drain(self) -> None:
         """Send what is pending, one batch at a time, until nothing is."""

@@ -3,18 +3,17 @@ source falls back to pure Python with one line on stderr, and with no C compiler
 package runs. The rules themselves are checked on whichever build runs (``CARDROOM_ENGINE``; CI runs both)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from engine import _compiled
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 WHICH = ("from engine import _compiled; import engine.registry, engine.rng, protocol.delta; "
@@ -149,19 +148,10 @@ def test_this_process_runs_the_build_it_was_asked_for() -> None:
         assert _compiled.active() == "pure" and str(engine.rng.__file__).endswith(".py")
 
 
-def _build_script() -> ModuleType:
-    """``scripts/build_engine.py``, loaded from its file (a script, not a package module)."""
-    spec = importlib.util.spec_from_file_location("build_engine_script", ROOT / "scripts" / "build_engine.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_build_is_profile_guided_only_with_gcc_and_its_workload_at_hand(tmp_path: Path) -> None:
     """GCC's profile flags are used with GCC alone (clang's profiles need a merge step), and only where the profiling
     workload (the repository's bench modules) is there to run."""
-    script = _build_script()
+    script = load_script("build_engine")
     clang = tmp_path / "clang"
     clang.write_text("#!/bin/sh\necho 'Debian clang version 14.0.6'\n")
     clang.chmod(0o755)

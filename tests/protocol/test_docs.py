@@ -7,11 +7,9 @@ schema's listed rare ones), so the doc cannot drift from the code.
 """
 from __future__ import annotations
 
-import importlib.util
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Mapping
 
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from engine.interface import Event, Game
 from engine.registry import GAMES
 from protocol.schema import SCHEMAS, GameSchema, Shape
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,14 +32,6 @@ PLAYS: dict[str, tuple[tuple[Mapping[str, Any], range], ...]] = {
 MAX_STEPS = 3000
 TIMEOUT_CHANCE = 0.3
 """How often a timed decision is left to run out (the server then applies ``timeout`` for the seat)."""
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("protocol_docs", ROOT / "scripts" / "protocol_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @dataclass
@@ -131,7 +122,7 @@ def seen_in_play(name: str) -> Seen:
 
 
 def test_the_doc_is_what_the_script_writes() -> None:
-    script = load_script()
+    script = load_script("protocol_docs")
     doc = (ROOT / "docs" / "protocol.md").read_text()
     assert script.updated(doc) == doc, "run .venv/bin/python scripts/protocol_docs.py: docs/protocol.md is out of date"
 
