@@ -48,16 +48,18 @@ MODULES = (
     "server.rooms.history",
     "server.rooms.snapshots",
     "server.rooms.room",
+    "server.store.resp",
 )
 """The modules compiled: the per-decision paths of Creature Wars and Fairy Meat, rules and views (witch effects stay
 interpreted: they subclass the hook classes, which an interpreted class may not do of a compiled one); and, beside the
 engine, the view deltas (``protocol.delta``), pure functions over views made on every decision, and a room's decision
 path: its clocks, history, snapshots and the room itself (``server.rooms``), which every decision and view frame go
-through (``protocol`` and ``server.rooms`` import the engine before any of their modules, so the importer below is in
-place whatever a process imports first). Compiled code calls the compiled modules' functions and methods directly:
+through, and the packer of the commands every commit sends Redis (``server.store.resp``) (``protocol``,
+``server.rooms`` and ``server.store`` import the engine before any of their modules, so the importer below is in place
+whatever a process imports first). Compiled code calls the compiled modules' functions and methods directly:
 what a test patches it finds in an interpreted module (a store's method, a name the room imports from one)."""
 BESIDE = ("protocol/delta.py", "server/rooms/clock.py", "server/rooms/history.py", "server/rooms/snapshots.py",
-          "server/rooms/room.py")
+          "server/rooms/room.py", "server/store/resp.py")
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""

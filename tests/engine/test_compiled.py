@@ -125,14 +125,15 @@ def test_an_edited_module_beside_the_engine_makes_the_build_stale(tmp_path: Path
 
 
 @pytest.mark.skipif(_compiled.stale() is not None, reason="no compiled build matching the sources (scripts/build-engine)")
-@pytest.mark.parametrize("first", ["protocol.delta", "server.rooms.clock", "server.rooms.room", "server.edge.app",
-                                   "client.connection"])
+@pytest.mark.parametrize("first", ["protocol.delta", "server.rooms.clock", "server.rooms.room", "server.store.link",
+                                   "server.edge.app", "client.connection"])
 def test_the_compiled_deltas_and_room_load_whatever_is_imported_first(first: str) -> None:
-    """``protocol`` and ``server.rooms`` import the engine (which installs the build's importer) before any of their
-    modules: a fresh build's compiled ``protocol.delta``, clocks and room are the ones a process runs, the server's
-    (which imports the client library's browser page before the engine) included."""
+    """``protocol``, ``server.rooms`` and ``server.store`` import the engine (which installs the build's importer)
+    before any of their modules: a fresh build's compiled ``protocol.delta``, clocks, room and Redis packer are the
+    ones a process runs, the server's (which imports the client library's browser page before the engine) included."""
     ran = run(ROOT, f"import {first}, engine._compiled as c, protocol.delta as d, server.rooms.clock as k, "
-                    "server.rooms.room as r; print(c.active(), d.__file__, k.__file__, r.__file__)")
+                    "server.rooms.room as r, server.store.resp as p; "
+                    "print(c.active(), d.__file__, k.__file__, r.__file__, p.__file__)")
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split()[0] == "compiled", ran.stdout
     assert all(path.endswith(_compiled.abi()) for path in ran.stdout.split()[1:]), ran.stdout

@@ -1,15 +1,16 @@
 """The store's connections to one Redis pack commands with hiredis' packer (in C), into the bytes redis-py's own
-packer (in Python, several times slower for a room's many fields) writes."""
+packer (in Python, several times slower for a room's many fields) writes; its links, with theirs (server/store/resp.py
+where it runs compiled, else hiredis'), which tests/server/test_resp.py checks writes the same bytes."""
 from __future__ import annotations
 
 from typing import Any
 
-import hiredis
 import pytest
 import redis.asyncio
 from redis.exceptions import DataError
 
 from server.lobby.lobby import Lobby
+from server.store import group, link
 from server.store.store import Store
 
 COMMANDS: list[tuple[Any, ...]] = [
@@ -30,15 +31,16 @@ def test_commands_are_packed_as_redis_py_packs_them() -> None:
         ours.pack_command("SET", "k", True)
 
 
-async def test_a_rooms_making_is_packed_by_hiredis(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_rooms_making_is_packed_by_the_links_packer(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     packed: list[tuple[Any, ...]] = []
-    pack = hiredis.pack_command
+    pack = link.pack
 
-    def counted(command: tuple[Any, ...]) -> bytes:
-        packed.append(command)
-        return pack(command)
+    def counted(commands: list[tuple[Any, ...]]) -> bytes:
+        packed.extend(commands)
+        return pack(commands)
 
-    monkeypatch.setattr(hiredis, "pack_command", counted)
+    monkeypatch.setattr(link, "pack", counted)
+    monkeypatch.setattr(group, "pack", counted)
     store = Store(redis_url)
     try:
         room = await Lobby(store).create("creature_wars", {}, None)
