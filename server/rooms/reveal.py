@@ -11,7 +11,10 @@ __all__ = ["day_end", "reveal_fields", "seed_fields"]
 
 def day_end(day: str) -> datetime.datetime | None:
     """The end (the UTC midnight after it) of a daily room's day (``YYYY-MM-DD``), or a solitaire event room's end
-    of window (an ISO time, ``YYYY-MM-DDTHH:MM:SSZ``); None for "" (neither)."""
+    of window (an ISO time, ``YYYY-MM-DDTHH:MM:SSZ``); None for "" (neither): most rooms, so told apart first, not by
+    the ValueError parsing it would raise."""
+    if not day:
+        return None
     if "T" in day:
         try:
             return datetime.datetime.fromisoformat(day.replace("Z", "+00:00"))

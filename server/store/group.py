@@ -202,9 +202,8 @@ class Group:
             commands.append(("WAIT", self.replicas, REPLICA_WAIT_MS))
         results: list[Any] = []
         if self.plain:
-            link = await self._link()
-            async with asyncio.timeout(REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000):  # one bound for the whole batch
-                results = await link.call(pack(commands), len(commands))
+            link = await self._link()  # one bound for the whole batch, kept by the link's one timer
+            results = await link.call(pack(commands), len(commands), REPLY_TIMEOUT + REPLICA_WAIT_MS / 1000)
             confirmed = results.pop() if self.replicas else None
         else:
             conn = await self._connection(node)

@@ -67,6 +67,11 @@ class Link(asyncio.Protocol):
         self.loop = asyncio.get_running_loop()  # (asked once: in Python 3.11 each asking makes a getpid system call)
         self.reader = hiredis.Reader()
         self.waiting: collections.deque[tuple[int, list[Any], asyncio.Future[list[Any]]]] = collections.deque()
+        self.deadlines: collections.deque[float] = collections.deque()
+        """When each batch in ``waiting`` must have its replies (loop time), in the same order."""
+        self.watch: asyncio.TimerHandle | None = None
+        """The one timer that checks the oldest batch's deadline: armed when a batch is written and none is, so a
+        batch costs no timer of its own (an ``asyncio.timeout`` per batch armed and cancelled one each)."""
         self.lost: Exception | None = None
 
     @classmethod
@@ -88,15 +93,35 @@ class Link(asyncio.Protocol):
                         raise reply
         return link
 
-    def call(self, packed: bytes, replies: int) -> asyncio.Future[list[Any]]:
-        """Write ``packed`` (``replies`` commands); the future holds their replies once all have come."""
+    def call(self, packed: bytes, replies: int, timeout: float = REPLY_TIMEOUT) -> asyncio.Future[list[Any]]:
+        """Write ``packed`` (``replies`` commands); the future holds their replies once all have come. Those that have
+        not come within ``timeout`` seconds fail it with a TimeoutError, and the link is closed: replies come in
+        order, so every batch written after it would wait as long."""
         future: asyncio.Future[list[Any]] = self.loop.create_future()
         if self.lost is not None or self.transport is None or self.transport.is_closing():
             future.set_exception(self.lost or ConnectionError("the link to Redis is closed"))
             return future
+        deadline = self.loop.time() + timeout
         self.waiting.append((replies, [], future))
+        self.deadlines.append(deadline)
+        if self.watch is None:
+            self.watch = self.loop.call_at(deadline, self._overdue)
         self.transport.write(packed)
         return future
+
+    def _overdue(self) -> None:
+        """The watch's turn: fail every batch and close the link if any is past its deadline, else look again at the
+        oldest one's."""
+        self.watch = None
+        if not self.deadlines:
+            return
+        now = self.loop.time()
+        if any(deadline <= now for deadline in self.deadlines):
+            if self.transport is not None:
+                self.transport.abort()
+            self._fail(TimeoutError("Redis did not answer a batch of commands in the time allowed"))
+            return
+        self.watch = self.loop.call_at(min(self.deadlines), self._overdue)
 
     def close(self) -> None:
         """Close the socket: every batch still waiting fails."""
@@ -118,6 +143,7 @@ class Link(asyncio.Protocol):
             got.append(as_raised(reply))
             if len(got) == wanted:
                 waiting.popleft()
+                self.deadlines.popleft()
                 if not future.done():
                     future.set_result(got)
 
@@ -127,6 +153,10 @@ class Link(asyncio.Protocol):
     def _fail(self, exc: Exception) -> None:
         if self.lost is None:
             self.lost = exc
+        self.deadlines.clear()
+        if self.watch is not None:
+            self.watch.cancel()
+            self.watch = None
         while self.waiting:
             _, _, future = self.waiting.popleft()
             if not future.done():
@@ -190,8 +220,7 @@ class Scripts:
             return None
         packed = pack(commands)
         try:
-            async with asyncio.timeout(REPLY_TIMEOUT):
-                return await link.call(packed, len(calls))
+            return await link.call(packed, len(calls))
         except (OSError, TimeoutError):  # lost or silent: closed, and the next call opens another (a caller
             link.close()                  # cancelled leaves it open: its replies still come, and are skipped)
             if self.link is link:

@@ -12,7 +12,7 @@ from redis.exceptions import ResponseError
 from server.errors import StaleWrite
 from server.store import group, keys
 from server.store.keys import log as keys_log
-from server.store.link import Link, pack
+from server.store.link import REPLY_TIMEOUT, Link, pack
 from server.store.store import RoomRecord, Store
 
 
@@ -179,9 +179,9 @@ async def test_a_script_call_rides_with_the_next_batch_in_one_write(redis_url: s
     writes: list[int] = []
     call = Link.call
 
-    def counted(self: Link, packed: bytes, replies: int) -> asyncio.Future[list[object]]:
+    def counted(self: Link, packed: bytes, replies: int, timeout: float = REPLY_TIMEOUT) -> asyncio.Future[list[object]]:
         writes.append(replies)
-        return call(self, packed, replies)
+        return call(self, packed, replies, timeout)
 
     monkeypatch.setattr(Link, "call", counted)
     try:

@@ -103,3 +103,49 @@ async def test_more_script_calls_than_ride_with_commits_take_a_link_of_their_own
         assert store._commit.link is not None, "a few calls ride with the commits"
     finally:
         await store.close()
+
+
+async def test_a_batch_redis_does_not_answer_in_time_fails_and_closes_the_link() -> None:
+    """The link's one timer fails a batch whose replies are overdue (and those written after it, which would wait as
+    long) with a TimeoutError, and closes the link; batches answered in time are not touched by it."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # reads nothing, answers nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        quiet = await Link.open("127.0.0.1", port)
+        began = asyncio.get_running_loop().time()
+        first = quiet.call(pack([("PING",)]), 1, timeout=0.3)
+        second = quiet.call(pack([("PING",)]), 1, timeout=5)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(first, 5)
+        assert 0.25 <= asyncio.get_running_loop().time() - began < 3
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(second, 1)
+        assert quiet.lost is not None and quiet.watch is None
+        with pytest.raises(TimeoutError):
+            await quiet.call(pack([("PING",)]), 1)
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_link_keeps_one_timer_for_its_batches(redis_url: str) -> None:
+    settings = redis.Redis.from_url(redis_url).connection_pool.connection_kwargs
+    answered = await Link.open(settings["host"], int(settings["port"]))
+    try:
+        first = answered.call(pack([("PING",)]), 1)
+        watch = answered.watch
+        assert watch is not None
+        second = answered.call(pack([("PING",)]), 1)
+        assert answered.watch is watch, "a second batch arms no timer of its own"
+        assert await asyncio.wait_for(asyncio.gather(first, second), 10) == [[b"PONG"], [b"PONG"]]
+        assert not answered.deadlines
+    finally:
+        answered.close()
+    assert answered.watch is None

@@ -44,10 +44,10 @@ def trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     call = Link.call
 
-    def counted_call(self: Link, packed: bytes, replies: int) -> Any:
+    def counted_call(self: Link, packed: bytes, replies: int, *more: Any) -> Any:
         if _serving.get():
             count[0] += 1
-        return call(self, packed, replies)
+        return call(self, packed, replies, *more)
 
     monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
     monkeypatch.setattr(Link, "call", counted_call)
