@@ -2,7 +2,33 @@
 # compile the engine core with mypyc when a C compiler is there (CARDROOM_COMPILE=0 skips that).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PY="${PYTHON:-python3}"
+# The interpreter .venv is made with: $PYTHON when set; else the first optimized CPython 3.11+ with venv found
+# (python3 on the PATH, the versioned names, then the system's), since one built without PGO whose libpython is a
+# shared library (pyenv's default) costs a node about a fifth more CPU a decision (server/ops/interpreter.py
+# tells them apart, and `cardroom serve` names the slow kind); python3 when none is. An existing .venv is kept.
+optimized() {
+  "$1" - 2>/dev/null <<'PY'
+import importlib.util, sys
+if sys.version_info < (3, 11):
+    sys.exit(1)
+import ensurepip, venv  # noqa: F401  (Debian ships them apart: python3-venv)
+spec = importlib.util.spec_from_file_location("interpreter", "server/ops/interpreter.py")
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.exit(module.note() is not None)
+PY
+}
+if [ -n "${PYTHON:-}" ] || [ -x .venv/bin/python ]; then
+  PY="${PYTHON:-python3}"
+else
+  PY=python3
+  for candidate in python3 python3.13 python3.12 python3.11 /usr/bin/python3 /usr/local/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && optimized "$candidate"; then
+      PY="$candidate"
+      break
+    fi
+  done
+fi
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "cardroom needs Python 3.11 or newer ($PY is older)" >&2; exit 1; }
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
