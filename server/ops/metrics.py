@@ -13,12 +13,12 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, generate_latest
-from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 __all__ = [
     "COMMIT_BATCH", "COMMIT_SECONDS", "CONNECTIONS", "DECISIONS", "DECISION_SECONDS", "ERRORS", "IGNORED_FORWARDING", "KICKS",
-    "OUTBOX_DROPS", "RATE_LIMITED", "Counted",
+    "OUTBOX_DROPS", "RATE_LIMITED", "Count", "Counted", "Counts",
     "REFUSED", "RELAYED", "RELAYED_FRAMES", "ROOMS", "STALLED_DROPS", "UNREPLICATED", "RoomCollector", "Timings", "scrape",
 ]
 
@@ -50,6 +50,42 @@ class Timings(Collector):
         yield family
 
 
+class Count:
+    """One label set's count of a :class:`Counts`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0.0
+
+    def inc(self, amount: float = 1.0) -> None:
+        self.value += amount
+
+
+class Counts(Collector):
+    """A counter by labels counted on every decision, exposed as prometheus_client's ``Counter`` is (a ``_total`` for
+    each label set), without its lock: an increment is an addition. A server counts from its event loop's thread
+    alone; ``labels`` is called once for each label set (a room binds its own)."""
+
+    def __init__(self, name: str, documentation: str, labelnames: tuple[str, ...],
+                 registry: CollectorRegistry = REGISTRY) -> None:
+        self.name, self.documentation, self.labelnames = name, documentation, labelnames
+        self.children: dict[tuple[str, ...], Count] = {}
+        registry.register(self)
+
+    def labels(self, *values: str) -> Count:
+        found = self.children.get(values)
+        if found is None:
+            found = self.children[values] = Count()
+        return found
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(self.name, self.documentation, labels=self.labelnames)
+        for values, count in self.children.items():
+            family.add_metric(list(values), count.value)
+        yield family
+
+
 def _le(bound: float) -> str:
     """A bucket's bound as prometheus_client writes it."""
     return "+Inf" if bound == math.inf else repr(bound)
@@ -58,7 +94,7 @@ def _le(bound: float) -> str:
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 CONNECTIONS = Gauge("cardroom_connections", "Open websocket connections")
-DECISIONS = Counter("cardroom_decisions", "Decisions persisted, by game and by who made them", ["game", "by"])
+DECISIONS = Counts("cardroom_decisions", "Decisions persisted, by game and by who made them", ("game", "by"))
 DECISION_SECONDS = Timings("cardroom_decision_seconds",
                            "A decide request from receipt to every view queued (applied, persisted, sent)", _LATENCY)
 COMMIT_BATCH = Timings("cardroom_commit_batch", "Decisions sent to Redis in one round trip (group commit)",

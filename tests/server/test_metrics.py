@@ -5,11 +5,11 @@ import asyncio
 import random
 import urllib.request
 
-from prometheus_client import CollectorRegistry, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from client import Client, ClientError
-from server.ops.metrics import Timings
+from server.ops.metrics import Counts, Timings
 from server.store.store import Store
 from tests.server.helpers import play_to_end
 
@@ -71,5 +71,18 @@ def test_timings_are_exposed_as_prometheus_clients_histogram_is() -> None:
     for amount in (0.0, 0.0005, 0.0007, 0.001, 0.3, 2.5, 2.6, 40.0, 0.0025):
         timings.observe(amount)
         histogram.observe(amount)
+    kept = [line for line in generate_latest(theirs).decode().splitlines() if "_created" not in line]
+    assert generate_latest(ours).decode().splitlines() == kept
+
+
+def test_counts_are_exposed_as_prometheus_clients_counter_is() -> None:
+    """The lock-free counter of decisions: the same totals by label set in the exposition."""
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    counts = Counts("c", "what", ("game", "by"), registry=ours)
+    counter = Counter("c", "what", ["game", "by"], registry=theirs)
+    for game, by, amount in (("g", "player", 1.0), ("g", "server", 1.0), ("g", "player", 1.0), ("h", "player", 2.5)):
+        counts.labels(game, by).inc(amount)
+        counter.labels(game, by).inc(amount)
+    assert counts.labels("g", "player") is counts.labels("g", "player")
     kept = [line for line in generate_latest(theirs).decode().splitlines() if "_created" not in line]
     assert generate_latest(ours).decode().splitlines() == kept
