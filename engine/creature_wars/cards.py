@@ -102,6 +102,8 @@ class Card:
     """The face the table sees (engine/creature_wars/view.py), kept with the card once made."""
     held: tuple[int, dict[str, Any]] | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
     """The card as its holder sees it, with the cooldown it was made for (engine/creature_wars/view.py)."""
+    _look: tuple[Any, ...] | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    """:meth:`look`, made once."""
 
     def __init__(self, uid: int, kind: CardKind, level: int, base: int, tribe: Tribe | None = None,
                  ptype: PowerType | None = None, witch: str | None = None, tribe_rally: bool = False,
@@ -126,10 +128,21 @@ class Card:
         self._marked = None
         self.face = None
         self.held = None
+        self._look = None
 
     def _key(self) -> tuple[Any, ...]:
         return (self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,
                 self.type_rally, self.witch_rally, self.ready_turn, self.banned, self.token, self.tags)
+
+    def look(self) -> tuple[Any, ...]:
+        """What any view shows of the card but its wait: every field but its uid, its tags and its ready turn. Cards
+        alike in these look alike in every view, in whichever match, so the views' face caches are keyed by it:
+        each match's cards have uids of their own, and a face made once serves every match (made once a card)."""
+        made = self._look
+        if made is None:
+            made = self._look = (self.kind, self.level, self.base, self.tribe, self.ptype, self.witch,
+                                 self.tribe_rally, self.type_rally, self.witch_rally, self.banned, self.token)
+        return made
 
     def __eq__(self, other: object) -> bool:
         """Equal field by field, as a dataclass compares (written: the generated one stays interpreted when

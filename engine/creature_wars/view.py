@@ -14,11 +14,27 @@ from engine.memo import Values
 __all__ = ["card_view", "view"]
 
 
-@functools.lru_cache(maxsize=8192)
+FACES: Final = 8192
+"""How many faces each face cache holds before it starts again (far more than the cards of every match look like)."""
+_FACES: Final[dict[tuple[Any, ...], dict[str, Any]]] = {}
+_HELD_FACES: Final[dict[tuple[Any, ...], dict[str, Any]]] = {}
+
+
 def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
-    """The parts of a card's view that depend on the card alone (cards are immutable values).
+    """The parts of a card's view that depend on the card alone (cards are immutable values), kept by its
+    :meth:`~Card.look`: one object for every card that looks the same, in whichever match.
 
     Rallies (``!`` and ``rally``) only with ``marks``: in the holder's own hand; a card the table sees shows none."""
+    key = (card.look(), marks)
+    found = _FACES.get(key)
+    if found is None:
+        if len(_FACES) >= FACES:
+            _FACES.clear()
+        found = _FACES[key] = _new_face(card, marks)
+    return found
+
+
+def _new_face(card: Card, marks: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "text": card.notation(marks=marks),
         "kind": card.kind._value_,
@@ -73,10 +89,20 @@ def _held_card(card: Card, cooldown: int) -> dict[str, Any]:
     return found
 
 
-@functools.lru_cache(maxsize=8192)
 def _held_face(card: Card, cooldown: int) -> dict[str, Any]:
     """A held card's view, one object for as long as it looks the same (from turn to turn while its cooldown
-    stays): successive views share it, so comparing them skips it. Its text is made only when it is not found."""
+    stays, and for every card that looks the same with that wait): successive views share it, so comparing them
+    skips it. Its text is made only when it is not found."""
+    key = (card.look(), cooldown)
+    found = _HELD_FACES.get(key)
+    if found is None:
+        if len(_HELD_FACES) >= FACES:
+            _HELD_FACES.clear()
+        found = _HELD_FACES[key] = _new_held_face(card, cooldown)
+    return found
+
+
+def _new_held_face(card: Card, cooldown: int) -> dict[str, Any]:
     waits_until = card.ready_turn - cooldown  # a turn on which it waits ``cooldown`` turns (with 0: any turn since)
     return {**_card_face(card, True), "text": card.notation(waits_until, marks=True), "cooldown": cooldown,
             "banned": card.banned, "playable": not card.banned and cooldown == 0}

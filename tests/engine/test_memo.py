@@ -161,3 +161,22 @@ def test_a_card_keeps_its_faces_and_an_equal_card_shows_the_same_ones() -> None:
     waiting = replace(card, ready_turn=5)
     assert card_view(waiting, turn=4)["cooldown"] == 1 and card_view(waiting, turn=5)["cooldown"] == 0
     assert waiting.held is not None and waiting.held[0] == 0
+
+
+def test_cards_of_other_matches_that_look_alike_show_the_same_faces() -> None:
+    """Faces are kept by what a view shows of a card, not by its uid (each match's cards have their own): a card of
+    another match that looks the same shows the very same objects, waiting the same turns whatever its ready turn;
+    a card that looks otherwise (a rally, a ban) shows its own, and no face shows a uid."""
+    card = Card.creature(90, Tribe.PIRATE, 6, PowerType.FIRE)
+    other_match = Card.creature(7, Tribe.PIRATE, 6, PowerType.FIRE)
+    assert card != other_match
+    assert card_view(other_match) is card_view(card)
+    assert card_view(other_match, turn=3) is card_view(card, turn=3)
+    waits = replace(card, ready_turn=9)
+    assert card_view(replace(other_match, ready_turn=5), turn=3) is card_view(waits, turn=7)  # two turns each
+    assert card_view(replace(other_match, ready_turn=5), turn=3)["cooldown"] == 2
+    rallied = card.rallied(card.level, True, False, False)
+    assert card_view(rallied, turn=3) is not card_view(card, turn=3)
+    assert card_view(rallied, turn=3)["rally"] == ["tribe"] and card_view(card, turn=3)["rally"] == []
+    assert card_view(replace(card, banned=True)) is not card_view(card)
+    assert all("uid" not in face for face in (card_view(card), card_view(card, turn=3)))
