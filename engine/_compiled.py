@@ -35,6 +35,7 @@ MODULES = (
     "engine.rng",
     "engine.creature_wars.cards",
     "engine.creature_wars.state",
+    "engine.creature_wars.resolution",
     "engine.creature_wars.table",
     "engine.creature_wars.rules",
     "engine.creature_wars.view",

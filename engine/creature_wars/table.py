@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from typing import Any, Final, Iterator, Mapping, Sequence, TypeVar
 
 from engine.creature_wars.cards import POWER_TYPES, TRIBES, Card, CardKind, PowerType, Tribe, beats
-from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Fight, Hit, Hooks, Source, Token
+from engine.creature_wars.effects import EFFECTS, RULES, TOKENS, Effect, Hooks, Token
+from engine.creature_wars.resolution import Fight, Hit, Source
 from engine.creature_wars.state import PASS, Duel, Modifier, Pending, Phase, State
 from engine.creature_wars.witch_catalogue import CATALOGUE, Rarity, WitchSpec, by_name, by_rarity
 from engine.interface import Event, Outcome, OutcomeReason, Seat

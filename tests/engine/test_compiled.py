@@ -140,11 +140,14 @@ def test_the_compiled_deltas_and_room_load_whatever_is_imported_first(first: str
 
 
 def test_this_process_runs_the_build_it_was_asked_for() -> None:
+    import engine.creature_wars.resolution
     import engine.rng
 
     asked = os.environ.get("CARDROOM_ENGINE", "auto")
     if asked == "compiled" or (asked == "auto" and _compiled.stale() is None):
         assert _compiled.active() == "compiled" and str(engine.rng.__file__).endswith(_compiled.abi())
+        # the values every duel hands the (interpreted) hooks are made by compiled code, without a generic call
+        assert str(engine.creature_wars.resolution.__file__).endswith(_compiled.abi())
     else:
         assert _compiled.active() == "pure" and str(engine.rng.__file__).endswith(".py")
 
