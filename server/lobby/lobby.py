@@ -295,9 +295,13 @@ class Lobby:
         return {"game": game_name, "table": table, "entries": entries}
 
     def _evict(self) -> None:
+        """Drop all but the last :data:`KEEP_FINISHED` finished rooms no one watches, and trim those kept."""
         finished = [rid for rid, room in self.rooms.items() if room.over and not room.watchers]
-        for rid in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+        dropped = max(0, len(finished) - KEEP_FINISHED)
+        for rid in finished[:dropped]:
             del self.rooms[rid]
+        for rid in finished[dropped:]:
+            self.rooms[rid].trim()
 
     async def restore(self) -> int:
         """Read the ids of every unfinished room and start loading them in the background (:meth:`warm`);

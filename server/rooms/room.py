@@ -401,6 +401,17 @@ class Room:
         if self.touched is not None:
             self.touched.add(self.id)
 
+    def trim(self) -> None:
+        """Let go of what a finished room keeps only to serve its watchers fast (its views, deltas and entry frame,
+        and what its final state remembers: made again if someone comes to watch) while no one watches it: a node
+        keeps hundreds of finished rooms, and a full collection walks every object they hold."""
+        self.made.clear()
+        self.patches.clear()
+        self.entry = None
+        memo = getattr(self.state, "memo", None)
+        if isinstance(memo, dict):
+            memo.clear()
+
     def unwatch(self, conn: Peer) -> None:
         if conn not in self.watchers:
             conn.rooms.pop(self.id, None)
