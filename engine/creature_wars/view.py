@@ -27,11 +27,15 @@ def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
     Rallies (``!`` and ``rally``) only with ``marks``: in the holder's own hand; a card the table sees shows none."""
     key = (card.look(), marks)
     found = _FACES.get(key)
-    if found is None:
-        if len(_FACES) >= FACES:
-            _FACES.clear()
-        found = _FACES[key] = _new_face(card, marks)
-    return found
+    return found if found is not None else _kept(_FACES, key, _new_face(card, marks))
+
+
+def _kept(faces: dict[tuple[Any, ...], dict[str, Any]], key: tuple[Any, ...], face: dict[str, Any]) -> dict[str, Any]:
+    """Keep ``face`` in ``faces`` under ``key`` (emptied first when it holds :data:`FACES`); returns it."""
+    if len(faces) >= FACES:
+        faces.clear()
+    faces[key] = face
+    return face
 
 
 def _new_face(card: Card, marks: bool) -> dict[str, Any]:
@@ -95,11 +99,7 @@ def _held_face(card: Card, cooldown: int) -> dict[str, Any]:
     skips it. Its text is made only when it is not found."""
     key = (card.look(), cooldown)
     found = _HELD_FACES.get(key)
-    if found is None:
-        if len(_HELD_FACES) >= FACES:
-            _HELD_FACES.clear()
-        found = _HELD_FACES[key] = _new_held_face(card, cooldown)
-    return found
+    return found if found is not None else _kept(_HELD_FACES, key, _new_held_face(card, cooldown))
 
 
 def _new_held_face(card: Card, cooldown: int) -> dict[str, Any]:
