@@ -70,8 +70,10 @@ class Link(asyncio.Protocol):
         self.deadlines: collections.deque[float] = collections.deque()
         """When each batch in ``waiting`` must have its replies (loop time), in the same order."""
         self.watch: asyncio.TimerHandle | None = None
-        """The one timer that checks the oldest batch's deadline: armed when a batch is written and none is, so a
-        batch costs no timer of its own (an ``asyncio.timeout`` per batch armed and cancelled one each)."""
+        """The one timer that checks the batches' deadlines, due at the earliest (``watch_at``): armed when a batch is
+        written and none is (or it is due later), so a batch costs no timer of its own (an ``asyncio.timeout`` per
+        batch armed and cancelled one each)."""
+        self.watch_at = 0.0
         self.lost: Exception | None = None
 
     @classmethod
@@ -104,8 +106,8 @@ class Link(asyncio.Protocol):
         deadline = self.loop.time() + timeout
         self.waiting.append((replies, [], future))
         self.deadlines.append(deadline)
-        if self.watch is None:
-            self.watch = self.loop.call_at(deadline, self._overdue)
+        if self.watch is None or deadline < self.watch_at:
+            self._arm(deadline)
         self.transport.write(packed)
         return future
 
@@ -121,7 +123,12 @@ class Link(asyncio.Protocol):
                 self.transport.abort()
             self._fail(TimeoutError("Redis did not answer a batch of commands in the time allowed"))
             return
-        self.watch = self.loop.call_at(min(self.deadlines), self._overdue)
+        self._arm(min(self.deadlines))
+
+    def _arm(self, at: float) -> None:
+        if self.watch is not None:
+            self.watch.cancel()
+        self.watch, self.watch_at = self.loop.call_at(at, self._overdue), at
 
     def close(self) -> None:
         """Close the socket: every batch still waiting fails."""

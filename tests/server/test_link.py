@@ -128,6 +128,14 @@ async def test_a_batch_redis_does_not_answer_in_time_fails_and_closes_the_link()
         assert quiet.lost is not None and quiet.watch is None
         with pytest.raises(TimeoutError):
             await quiet.call(pack([("PING",)]), 1)
+        hurried = await Link.open("127.0.0.1", port)  # a shorter bound written after a longer one is kept too
+        began = asyncio.get_running_loop().time()
+        patient = hurried.call(pack([("PING",)]), 1, timeout=30)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(hurried.call(pack([("PING",)]), 1, timeout=0.3), 5)
+        assert asyncio.get_running_loop().time() - began < 3
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(patient, 1)
     finally:
         for writer in held:
             writer.close()
