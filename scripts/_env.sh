@@ -9,7 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 optimized() {
   "$1" - 2>/dev/null <<'PY'
 import importlib.util, sys
-if sys.version_info < (3, 11):
+if sys.version_info < (3, 11) or sys.implementation.name != "cpython":  # (mypyc builds for CPython alone)
     sys.exit(1)
 import ensurepip, venv  # noqa: F401  (Debian ships them apart: python3-venv)
 spec = importlib.util.spec_from_file_location("interpreter", "server/ops/interpreter.py")
