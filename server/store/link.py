@@ -66,14 +66,13 @@ class Link(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.loop = asyncio.get_running_loop()  # (asked once: in Python 3.11 each asking makes a getpid system call)
         self.reader = hiredis.Reader()
-        self.waiting: collections.deque[tuple[int, list[Any], asyncio.Future[list[Any]]]] = collections.deque()
-        self.deadlines: collections.deque[float] = collections.deque()
-        """When each batch in ``waiting`` must have its replies (loop time), in the same order."""
+        self.waiting: collections.deque[tuple[int, list[Any], asyncio.Future[list[Any]], float]] = collections.deque()
+        """Each batch written: how many replies it waits for, those come, its future, and when (loop time) they must
+        all have come."""
         self.watch: asyncio.TimerHandle | None = None
-        """The one timer that checks the batches' deadlines, due at the earliest (``watch_at``): armed when a batch is
-        written and none is (or it is due later), so a batch costs no timer of its own (an ``asyncio.timeout`` per
-        batch armed and cancelled one each)."""
-        self.watch_at = 0.0
+        """The one timer that checks the batches' deadlines, due at the earliest: armed when a batch is written and
+        none is (or it is due later), so a batch costs no timer of its own (an ``asyncio.timeout`` per batch armed
+        and cancelled one each)."""
         self.lost: Exception | None = None
 
     @classmethod
@@ -104,9 +103,8 @@ class Link(asyncio.Protocol):
             future.set_exception(self.lost or ConnectionError("the link to Redis is closed"))
             return future
         deadline = self.loop.time() + timeout
-        self.waiting.append((replies, [], future))
-        self.deadlines.append(deadline)
-        if self.watch is None or deadline < self.watch_at:
+        self.waiting.append((replies, [], future, deadline))
+        if self.watch is None or deadline < self.watch.when():
             self._arm(deadline)
         self.transport.write(packed)
         return future
@@ -115,20 +113,20 @@ class Link(asyncio.Protocol):
         """The watch's turn: fail every batch and close the link if any is past its deadline, else look again at the
         oldest one's."""
         self.watch = None
-        if not self.deadlines:
+        if not self.waiting:
             return
         now = self.loop.time()
-        if any(deadline <= now for deadline in self.deadlines):
+        if any(deadline <= now for *_, deadline in self.waiting):
             if self.transport is not None:
                 self.transport.abort()
             self._fail(TimeoutError("Redis did not answer a batch of commands in the time allowed"))
             return
-        self._arm(min(self.deadlines))
+        self._arm(min(deadline for *_, deadline in self.waiting))
 
     def _arm(self, at: float) -> None:
         if self.watch is not None:
             self.watch.cancel()
-        self.watch, self.watch_at = self.loop.call_at(at, self._overdue), at
+        self.watch = self.loop.call_at(at, self._overdue)
 
     def close(self) -> None:
         """Close the socket: every batch still waiting fails."""
@@ -143,14 +141,13 @@ class Link(asyncio.Protocol):
         self.reader.feed(data)
         waiting = self.waiting
         while waiting:
-            wanted, got, future = waiting[0]
+            wanted, got, future, _ = waiting[0]
             reply = self.reader.gets()
             if reply is False:
                 return
             got.append(as_raised(reply))
             if len(got) == wanted:
                 waiting.popleft()
-                self.deadlines.popleft()
                 if not future.done():
                     future.set_result(got)
 
@@ -160,12 +157,11 @@ class Link(asyncio.Protocol):
     def _fail(self, exc: Exception) -> None:
         if self.lost is None:
             self.lost = exc
-        self.deadlines.clear()
         if self.watch is not None:
             self.watch.cancel()
             self.watch = None
         while self.waiting:
-            _, _, future = self.waiting.popleft()
+            _, _, future, _ = self.waiting.popleft()
             if not future.done():
                 future.set_exception(self.lost)
 

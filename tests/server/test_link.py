@@ -153,7 +153,7 @@ async def test_a_link_keeps_one_timer_for_its_batches(redis_url: str) -> None:
         second = answered.call(pack([("PING",)]), 1)
         assert answered.watch is watch, "a second batch arms no timer of its own"
         assert await asyncio.wait_for(asyncio.gather(first, second), 10) == [[b"PONG"], [b"PONG"]]
-        assert not answered.deadlines
+        assert not answered.waiting, "every batch answered, no deadline left"
     finally:
         answered.close()
     assert answered.watch is None
