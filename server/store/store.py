@@ -103,17 +103,25 @@ local function commit(K, A, k, a)
   local held = redis.call('HMGET', room, 'fence', 'version', 'snap')
   if fence ~= '' and held[1] ~= fence then return -1 end
   if held[2] ~= expected then return 0 end
-  local fields = {'version', version, 'link', A[a + 8]}
-  if snapshot ~= '' then
-    fields[5], fields[6], fields[7], fields[8] = 'state', snapshot, 'snap', version
-  elseif not held[3] then
-    fields[5], fields[6] = 'snap', expected
+  if snapshot == '' and held[3] then  -- most decisions: the version, the link and (mostly) the clock, no table built
+    if clock ~= '' and over ~= '1' then
+      redis.call('HSET', room, 'version', version, 'link', A[a + 8], 'clock', clock)
+    else
+      redis.call('HSET', room, 'version', version, 'link', A[a + 8])
+    end
+  else
+    local fields = {'version', version, 'link', A[a + 8]}
+    if snapshot ~= '' then
+      fields[5], fields[6], fields[7], fields[8] = 'state', snapshot, 'snap', version
+    else
+      fields[5], fields[6] = 'snap', expected
+    end
+    if clock ~= '' and over ~= '1' then
+      fields[#fields + 1] = 'clock'
+      fields[#fields + 1] = clock
+    end
+    redis.call('HSET', room, unpack(fields))
   end
-  if clock ~= '' and over ~= '1' then
-    fields[#fields + 1] = 'clock'
-    fields[#fields + 1] = clock
-  end
-  redis.call('HSET', room, unpack(fields))
   redis.call('RPUSH', log, A[a + 4])
   if over == '1' then
     redis.call('HSET', room, 'over', '1')

@@ -1,14 +1,18 @@
 """Match clocks: settings checked, shown in views, time-outs applied by the server, forfeits, away seats."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import msgpack
 import pytest
+from redis import asyncio as aioredis
 
 from client import Client, ClientError
 from client.connection import Seat
 from engine.creature_wars import GAME
 from server.rooms import clock as clocks
+from server.store import keys
 from server.store.store import Store
 from tests.server.helpers import replay
 from tests.server.players import pushed
@@ -184,5 +188,28 @@ async def test_in_an_untimed_room_only_a_witchs_question_is_timed(server_url: st
         assert log[-1]["d"] == {"kind": "timeout"} and log[-1]["server"] is True
     finally:
         await store.close()
+        await a.close()
+        await b.close()
+
+
+async def test_every_decision_stores_the_clock_it_leaves(server_url: str, redis_url: str) -> None:
+    """A decision's commit stores the room's clock as the decision left it (a restart resumes from it): the seat
+    that played has its move time back and the other's still runs, not the clock the full room started with."""
+    a = await Client.connect(server_url)
+    b = await Client.connect(server_url)
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        sa, _ = await timed_room(a, b, {"move": 30})
+        await pushed(a, "view", room=sa.room)
+        started = msgpack.unpackb(await r.hget(keys.room(sa.room), "clock"))
+        assert [seat[1] for seat in started["seats"]] == [30.0, 30.0]  # both seats' plays are awaited
+        await asyncio.sleep(0.2)
+        await a.decide(sa, {"kind": "play", "slot": 0})
+        assert int(await r.hget(keys.room(sa.room), "version") or 0) == 1
+        stored = msgpack.unpackb(await r.hget(keys.room(sa.room), "clock"))
+        assert stored["stamp"] >= started["stamp"] + 0.2
+        assert stored["seats"] != started["seats"]
+    finally:
+        await r.aclose()
         await a.close()
         await b.close()
