@@ -70,6 +70,12 @@ def card_view(card: Card, turn: int | None = None) -> dict[str, Any]:
 _PILES: Final = Values()
 _HELD_HANDS: Final = Values()
 _DUELS: Final = Values()
+_FLAGS: Final[dict[tuple[bool, bool], list[bool]]] = {(a, b): [a, b] for a in (False, True) for b in (False, True)}
+"""The four lists of a flag per seat (locked in, passed): one object for each, shared by every view, so that a view's
+delta finds an unchanged one by identity rather than by comparing it."""
+_HPS: Final[dict[tuple[int, ...], list[int]]] = {}
+HPS: Final = 4096
+"""HP pairs kept (emptied when full): every match's HP pairs together are far fewer."""
 
 
 def _table_face(card: Card) -> dict[str, Any]:
@@ -156,8 +162,8 @@ def _public(state: State) -> dict[str, Any]:
     if before is not None:  # one seal more than that state (rules.apply): the rest is the very same parts
         made = dict(before)
         made["version"] = state.version
-        made["locked"] = _same(before["locked"], _locked(state))
-        made["passed"] = _same(before["passed"], _passed(state))
+        made["locked"] = _locked(state)
+        made["passed"] = _passed(state)
         memo[PUBLIC] = made
         return made
     pending = state.pending
@@ -169,7 +175,7 @@ def _public(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "first_drawer": state.first_drawer,
         "final_duel": state.last_draw_turn is not None and state.last_draw_turn < state.turn and not state.deck,
-        "hp": list(state.hp),
+        "hp": _hp(state.hp),
         "max_hp": state.options.hp,
         "deck": len(state.deck),
         "hands": None,
@@ -190,17 +196,24 @@ def _public(state: State) -> dict[str, Any]:
 
 def _locked(state: State) -> list[bool]:
     """Per seat, whether it has locked in a card this duel."""
-    return [state.sealed[s] is not None and state.sealed[s] != PASS for s in (0, 1)]
+    sealed = state.sealed
+    return _FLAGS[sealed[0] is not None and sealed[0] != PASS, sealed[1] is not None and sealed[1] != PASS]
 
 
 def _passed(state: State) -> list[bool]:
     """Per seat, whether it has passed this duel (no playable card)."""
-    return [state.sealed[s] == PASS for s in (0, 1)]
+    sealed = state.sealed
+    return _FLAGS[sealed[0] == PASS, sealed[1] == PASS]
 
 
-def _same(old: list[bool], new: list[bool]) -> list[bool]:
-    """``old`` when ``new`` holds the same, so that a view's delta skips it by identity."""
-    return old if old == new else new
+def _hp(hp: tuple[int, ...]) -> list[int]:
+    """The Empires' HP as views show them: one list for equal HP, kept as :data:`_FLAGS` are."""
+    found = _HPS.get(hp)
+    if found is None:
+        if len(_HPS) >= HPS:
+            _HPS.clear()
+        found = _HPS[hp] = list(hp)
+    return found
 
 
 def _modifiers(state: State, seat: Seat | None) -> list[dict[str, Any]]:

@@ -180,3 +180,17 @@ def test_cards_of_other_matches_that_look_alike_show_the_same_faces() -> None:
     assert card_view(rallied, turn=3)["rally"] == ["tribe"] and card_view(card, turn=3)["rally"] == []
     assert card_view(replace(card, banned=True)) is not card_view(card)
     assert all("uid" not in face for face in (card_view(card), card_view(card, turn=3)))
+
+
+def test_views_of_states_with_equal_hp_and_seals_hold_the_very_same_lists() -> None:
+    """Each state's HP and its seats' seals (locked in, passed) are shown by one list for each value, whatever the
+    match and the state: a view's delta finds them unchanged by identity when the HP or the seals did not change."""
+    shown: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
+    for seed in (3, 4):
+        for state in _states_of_a_match(seed):
+            view = GAME.view(state, None)
+            for key in ("hp", "locked", "passed"):
+                held = shown.setdefault((key, tuple(view[key])), view[key])
+                assert view[key] is held, (key, view[key])
+    assert len({value for key, value in shown if key == "hp"}) > 3
+    assert {value for key, value in shown if key == "locked"} >= {(False, False), (True, False)}
