@@ -463,11 +463,15 @@ class Connection(Peer):
                 self.busy = True
                 await self.ws.send(frame)
                 self.busy = False
-        except ConnectionClosed:
-            pass
+        except (ConnectionClosed, asyncio.CancelledError):
+            pass  # closed, or cancelled by close or drop: ended so, no exception is kept whose frame holds this
 
     async def close(self) -> None:
+        """Stop the writer and let go of the socket's call back here: a closed connection is then freed as soon as
+        nothing uses it, not by a collection of the cycles it would be part of."""
         self.writer.cancel()
+        if isinstance(self.ws, Socket):
+            self.ws.on_stall = None
         if self.closer is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.closer
