@@ -193,8 +193,8 @@ async def test_in_an_untimed_room_only_a_witchs_question_is_timed(server_url: st
 
 
 async def test_every_decision_stores_the_clock_it_leaves(server_url: str, redis_url: str) -> None:
-    """A decision's commit stores the room's clock as the decision left it (a restart resumes from it): the seat
-    that played has its move time back and the other's still runs, not the clock the full room started with."""
+    """A decision's commit stores the room's clock as the decision left it (a restart resumes from it), not the clock
+    the full room started with."""
     a = await Client.connect(server_url)
     b = await Client.connect(server_url)
     r = aioredis.Redis.from_url(redis_url)

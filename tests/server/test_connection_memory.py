@@ -28,13 +28,14 @@ def no_cyclic_collector() -> Iterator[None]:
 
 async def test_a_closed_connection_frees_its_session_and_connection_by_reference_counts(
         server_url: str, no_cyclic_collector: None) -> None:
-    before = {id(o) for o in gc.get_objects() if isinstance(o, Session | Connection)}
+    older = [o for o in gc.get_objects() if isinstance(o, Session | Connection)]  # held: no new one takes their ids
+    before = {id(o) for o in older}
     client = await Client.connect(server_url)
     await client.request("list_rooms")
     made = [o for o in gc.get_objects() if isinstance(o, Session | Connection) and id(o) not in before]
     assert {type(o) for o in made} == {Session, Connection}
     kept = [weakref.ref(o) for o in made]
-    del made
+    del made, older
     await client.close()
     for _ in range(100):  # the server's side ends a moment after the client's
         if all(ref() is None for ref in kept):
