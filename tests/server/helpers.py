@@ -123,7 +123,8 @@ def hidden_texts(state: State, seat: int | None) -> set[str]:
     public = {c.notation() for c in state.discard}
     if state.last_duel is not None:
         public |= {c.notation() for c in state.last_duel.cards if c is not None}
-    own = {c.notation() for c in state.hands[seat]} if seat is not None else set()
+    # its own cards, Grinch's sack in its hand included (each card it stuffs there is told to its holder alone)
+    own = {c.notation() for c in (*state.hands[seat], *state.sacks[seat])} if seat is not None else set()
     return {c.notation() for c in hidden} - public - own
 
 
@@ -144,7 +145,8 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
 
     ``public`` (by version) is what had been announced to everyone by then, e.g. a token a witch
     effect gave in the open: naming such a card is not a leak; nor is naming a card a question put to ``seat``
-    offered it, or one the rules gave it (a copy of an enemy creature): from then on, it has seen it.
+    offered it, one the rules gave it (a copy of an enemy creature), or one an effect showed it alone (the other
+    seat's hand): from then on, it has seen it.
     """
     found = []
     asked: set[str] = set()
@@ -158,6 +160,8 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
             # a card given to it, named as it came: a copy of an enemy's creature (Envious Witch) included
             asked |= {str(e["card"]) for e in message["events"] if e.get("kind") == "gain" and e.get("seat") == seat
                       and "card" in e}
+            # what an effect showed it alone, by name (Prophetic Witch: the other seat's hand as it was then)
+            asked |= {str(card) for e in message["events"] if e.get("kind") == "secret" for card in e.get("cards", ())}
         texts = strings(message)
         for key in ("uid", "rng", "sealed", "next_uid"):
             if key in texts:

@@ -8,17 +8,20 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
 from client import Client, ClientError
 from client.connection import ConnectionLost, Seat
 from tests.server.helpers import play_turn
 
 LEASE_MS = 1000
+LOG_LINES = 60
+"""Lines of each node's log a failing test shows."""
 T = TypeVar("T")
 
 Start = Callable[[str], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
@@ -26,25 +29,37 @@ Start = Callable[[str], "asyncio.Future[tuple[subprocess.Popen[bytes], str]]"]
 
 @asynccontextmanager
 async def nodes(redis_url: str, repo_root: Path, args: tuple[str, ...] = ()) -> AsyncIterator[Start]:
-    """Start server nodes (``--node-id``, and ``args``) on ``redis_url``; each one started is killed at the end."""
+    """Start server nodes (``--node-id``, and ``args``) on ``redis_url``; each one started is killed at the end. Each
+    node's log goes to a file of its own, whose last lines a failing test shows (rooms adopted, leases lost)."""
     procs: list[subprocess.Popen[bytes]] = []
+    logs: list[tuple[str, IO[bytes]]] = []
 
     async def start(name: str) -> tuple[subprocess.Popen[bytes], str]:
+        log = tempfile.TemporaryFile()
+        logs.append((name, log))
         proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--redis-url", redis_url,
-             "--node-id", name, *args], cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+             "--node-id", name, *args], cwd=repo_root, stdout=subprocess.PIPE, stderr=log,
             env={"CARDROOM_LEASE_MS": str(LEASE_MS), **os.environ})
         procs.append(proc)
         return proc, await serving_url(proc, f"node {name}")
 
     try:
         yield lambda name: asyncio.ensure_future(start(name))
+    except BaseException:
+        for name, log in logs:
+            log.seek(0)
+            lines = log.read().decode(errors="replace").splitlines()[-LOG_LINES:]
+            print(f"node {name}, the last {len(lines)} lines of its log:", *lines, sep="\n  ", file=sys.stderr)
+        raise
     finally:
         for proc in procs:
             if proc.poll() is None:
                 os.kill(proc.pid, signal.SIGCONT)
                 proc.kill()
             proc.wait()
+        for _, log in logs:
+            log.close()
 
 
 async def serving_url(proc: subprocess.Popen[bytes], what: str, timeout: float = 30) -> str:
