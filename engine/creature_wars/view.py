@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from engine.creature_wars.cards import Card
 from engine.creature_wars.rules import legal
@@ -13,6 +13,8 @@ from engine.memo import Values
 
 __all__ = ["card_view", "view"]
 
+K = TypeVar("K")
+V = TypeVar("V")
 
 FACES: Final = 8192
 """How many faces each face cache holds before it starts again (far more than the cards of every match look like)."""
@@ -30,12 +32,12 @@ def _card_face(card: Card, marks: bool = False) -> dict[str, Any]:
     return found if found is not None else _kept(_FACES, key, _new_face(card, marks))
 
 
-def _kept(faces: dict[tuple[Any, ...], dict[str, Any]], key: tuple[Any, ...], face: dict[str, Any]) -> dict[str, Any]:
-    """Keep ``face`` in ``faces`` under ``key`` (emptied first when it holds :data:`FACES`); returns it."""
-    if len(faces) >= FACES:
-        faces.clear()
-    faces[key] = face
-    return face
+def _kept(kept: dict[K, V], key: K, value: V, most: int = FACES) -> V:
+    """Keep ``value`` in ``kept`` under ``key`` (emptied first when it holds ``most``); returns it."""
+    if len(kept) >= most:
+        kept.clear()
+    kept[key] = value
+    return value
 
 
 def _new_face(card: Card, marks: bool) -> dict[str, Any]:
@@ -209,11 +211,7 @@ def _passed(state: State) -> list[bool]:
 def _hp(hp: tuple[int, ...]) -> list[int]:
     """The Empires' HP as views show them: one list for equal HP, kept as :data:`_FLAGS` are."""
     found = _HPS.get(hp)
-    if found is None:
-        if len(_HPS) >= HPS:
-            _HPS.clear()
-        found = _HPS[hp] = list(hp)
-    return found
+    return found if found is not None else _kept(_HPS, hp, list(hp), HPS)
 
 
 def _modifiers(state: State, seat: Seat | None) -> list[dict[str, Any]]:

@@ -467,9 +467,10 @@ class Connection(Peer):
             pass  # closed, or cancelled by close or drop: ended so, no exception is kept whose frame holds this
 
     async def close(self) -> None:
-        """Stop the writer and let go of the socket's call back here: a closed connection is then freed as soon as
-        nothing uses it, not by a collection of the cycles it would be part of."""
+        """Stop the writer and let go of the call backs between this connection and its socket and session: a closed
+        connection is then freed as soon as nothing uses it, not by a collection of the cycles they would make."""
         self.writer.cancel()
+        self.on_drop = None
         if isinstance(self.ws, Socket):
             self.ws.on_stall = None
         if self.closer is not None:

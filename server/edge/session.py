@@ -139,7 +139,6 @@ class Session:
         finally:
             deadline.cancel()
             self.leave_all(self.conn)
-            self.conn.on_drop = None  # a call back to this session: the two would be a cycle
             await self.conn.close()
 
     def leave_all(self, conn: Peer) -> None:
