@@ -145,8 +145,9 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
 
     ``public`` (by version) is what had been announced to everyone by then, e.g. a token a witch
     effect gave in the open: naming such a card is not a leak; nor is naming a card a question put to ``seat``
-    offered it, one the rules gave it (a copy of an enemy creature), or one an effect showed it alone (the other
-    seat's hand): from then on, it has seen it.
+    offered it, one an event about its own hand named (a card given to it, a copy of an enemy creature, the hand
+    it took by a swap, a card of its hand as it was before a later effect of the same decision changed it), or one
+    an effect showed it alone (the other seat's hand, a creature of it marked): from then on, it has seen it.
     """
     found = []
     asked: set[str] = set()
@@ -157,11 +158,13 @@ def leaks(frames: list[bytes], states: dict[int, State], seat: int | None,
         if seat is not None:  # what the rules show this seat alone: it has seen it from then on
             if state.pending is not None and state.pending.seat == seat:
                 asked |= set(state.pending.options)  # what a question offers it to choose from (Liberating Witch)
-            # a card given to it, named as it came: a copy of an enemy's creature (Envious Witch) included
-            asked |= {str(e["card"]) for e in message["events"] if e.get("kind") == "gain" and e.get("seat") == seat
-                      and "card" in e}
-            # what an effect showed it alone, by name (Prophetic Witch: the other seat's hand as it was then)
-            asked |= {str(card) for e in message["events"] if e.get("kind") == "secret" for card in e.get("cards", ())}
+            # an event about its own hand names its cards as they were then, which a later effect of the same
+            # decision may change (a card drawn or given to it, a copy of an enemy's creature (Envious Witch)
+            # included; the hand it took (Witcheroo); a card of its hand transformed, then raised by a rally)
+            # and what an effect showed it alone (Prophetic Witch: the other seat's hand as it was then; Grim Witch:
+            # the enemy creature it marked)
+            asked |= {text for e in message["events"] if e.get("seat") == seat or e.get("kind") == "secret"
+                      for text in strings(e)}
         texts = strings(message)
         for key in ("uid", "rng", "sealed", "next_uid"):
             if key in texts:

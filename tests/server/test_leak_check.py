@@ -50,3 +50,55 @@ def test_a_copy_of_an_enemy_creature_is_named_to_its_new_holder_and_that_is_no_l
               for v, state in states.items()]
     assert any(e.get("kind") == "gain" for e in told) and any(e.get("kind") == "rally" for e in told), told
     assert leaks(frames, states, 0) == []
+
+
+WITCHEROO = {
+    "first_drawer": 0,
+    "hands": [["Lvl.2 Witcheroo", "Lvl.4 Holy Dragon"],
+              ["Lvl.2 Kind Witch", "Lvl.1 Fire Serpent {0}", "Lvl.6 Holy Giant"]],
+    # twins of the cards seat 0 takes, still in the deck when Kind Witch has raised the ones it holds
+    "deck": ["Lvl.5 Holy Giant", "Lvl.3 Holy Giant", "Lvl.6 Holy Giant", "Lvl.2 Holy Giant", "Lvl.1 Fire Serpent {0}"],
+}
+
+
+def test_a_hand_taken_by_a_swap_is_named_to_its_new_holder_as_it_came_and_that_is_no_leak() -> None:
+    states = {0: GAME.setup(WITCHEROO, 1)}
+    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
+    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Witcheroo" in t)})
+    theirs = [card["text"] for card in GAME.view(states[1], 1)["hands"][1]["cards"]]
+    states[2], events = GAME.apply(states[1], 1, {"kind": "play", "slot": next(i for i, t in enumerate(theirs)
+                                                                                if "Kind Witch" in t)})
+    told = redact_all(tuple(events), 0)
+    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
+              for v, state in states.items()]
+    swap = next(e["text"] for e in told if e.get("kind") == "swap")
+    assert "Lvl.1 Fire Serpent {0}" in swap and "Lvl.6 Holy Giant {4}" in swap, told
+    held = [card["text"] for card in GAME.view(states[2], 0)["hands"][0]["cards"]]
+    assert "Lvl.2 Fire Serpent {0}" in held and "Lvl.7 Holy Giant {4}" in held, held  # raised after the swap was told
+    assert leaks(frames, states, 0) == []
+    # the other seat was not told that hand as it came: the same events sent to it would be a leak
+    assert leaks(frames[2:], states, 1) != []
+
+
+GRIM = {
+    "first_drawer": 0,
+    "hands": [["Lvl.4 Grim Witch", "Lvl.4 Holy Dragon"], ["Lvl.3 Nightmare Giant", "Lvl.3 Nightmare Pirate"]],
+    "deck": [f"Lvl.{n} Fire Serpent {{0}}" for n in range(1, 7)],
+}
+
+
+def test_an_enemy_creature_an_effect_shows_its_caster_alone_is_no_leak() -> None:
+    states = {0: GAME.setup(GRIM, 1)}
+    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
+    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Grim" in t)})
+    theirs = [card["text"] for card in GAME.view(states[1], 1)["hands"][1]["cards"]]
+    states[2], events = GAME.apply(states[1], 1, {"kind": "play", "slot": next(i for i, t in enumerate(theirs)
+                                                                                if "Giant" in t)})
+    told = redact_all(tuple(events), 0)
+    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
+              for v, state in states.items()]
+    marked = next(e["card"] for e in told if e.get("kind") == "secret")
+    assert marked in {card.notation() for card in states[2].hands[1]}, told  # still in the hand hidden from seat 0
+    assert leaks(frames, states, 0) == []
+    # a spectator was not shown it: the same events sent to it would be a leak
+    assert leaks(frames[2:], states, None) != []
