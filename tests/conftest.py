@@ -15,8 +15,8 @@ from tests.server.servers import serving
 
 @pytest.fixture(scope="session")
 def redis_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
-    """One real redis-server (append-only, fsync always) for the whole run."""
-    with RedisProcess(tmp_path_factory.mktemp("redis")) as proc:
+    """One real redis-server (append-only, fsync always) for the whole run, on a loopback port and a Unix socket."""
+    with RedisProcess(tmp_path_factory.mktemp("redis"), unix_socket=True) as proc:
         yield proc
 
 

