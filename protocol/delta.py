@@ -47,6 +47,21 @@ def same(a: Any, b: Any) -> bool:
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """The delta that turns map ``old`` into map ``new`` (empty when they are the same)."""
+    if len(old) == len(new):  # two views of one seat mostly hold the same keys in the same order: walked side by side
+        ops: dict[str, Any] = {}
+        for (key, was), (same_key, value) in zip(old.items(), new.items()):  # noqa: B905 (a keyword: no compiled zip)
+            if key is not same_key:
+                return _keyed(old, new)
+            if was is not value:
+                op = _op(was, value)
+                if op is not None:
+                    ops[key] = op
+        return ops
+    return _keyed(old, new)
+
+
+def _keyed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """:func:`diff` of maps whose keys differ, or come in another order: each key looked up."""
     ops: dict[str, Any] = {}
     added = 0
     for key, value in new.items():
@@ -76,7 +91,7 @@ def _op(old: Any, new: Any) -> list[Any] | None:
     if kind is not type(old):
         return [SET, new]
     if kind is dict:
-        if len(new) > 2 and 2 * sum(1 for key, value in new.items() if old.get(key, _ABSENT) is not value) > len(new):
+        if len(new) > 2 and 2 * _changed(old, new) > len(new):
             # most of the map is new (a duel fought since the last view, say): set whole, not looked into
             return None if old == new and _size(old) == _size(new) else [SET, new]
         delta = diff(old, new)
@@ -84,6 +99,21 @@ def _op(old: Any, new: Any) -> list[Any] | None:
     if kind is list:
         return _list_op(old, new)
     return None if old == new else [SET, new]
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> int:
+    """How many of ``new``'s values are not the very objects ``old`` holds under their keys: walked side by side
+    while the keys come in the same order (maps made by the same code), else looked up."""
+    if len(old) == len(new):
+        changed = 0
+        for (key, was), (same_key, value) in zip(old.items(), new.items()):  # noqa: B905 (a keyword: no compiled zip)
+            if key is not same_key:
+                break
+            if was is not value:
+                changed += 1
+        else:
+            return changed
+    return sum(1 for key, value in new.items() if old.get(key, _ABSENT) is not value)
 
 
 def _equal(a: Any, b: Any) -> bool:

@@ -162,6 +162,24 @@ def test_a_map_mostly_new_is_sent_whole() -> None:
     assert check({"last_duel": duel}, {"last_duel": {**again, "winner": True}}) == {"last_duel": [0, {**again, "winner": True}]}
 
 
+def test_maps_whose_keys_differ_or_come_in_another_order() -> None:
+    """Maps of one length are walked side by side while their keys are the very same objects in the same order (two
+    views made by the same code); keys in another order, other keys, or equal keys that are other objects (made at run
+    time) are looked up one by one, with the same result."""
+    old = {"a": 1, "b": [1, 2], "c": {"x": 1, "y": 2, "z": 3}}
+    assert check(old, {"a": 1, "b": [1, 2], "c": {"x": 2, "y": 2, "z": 3}}) == {"c": [2, {"x": [0, 2]}]}
+    assert check(old, {"c": {"x": 2, "y": 2, "z": 3}, "a": 1, "b": [1, 2]}) == {"c": [2, {"x": [0, 2]}]}
+    assert check(old, {"a": 1, "b": [1, 2], "d": 4}) == {"d": [0, 4], "c": [1]}
+    made = {"".join(key): value for key, value in old.items()}  # equal keys, other objects
+    assert all(key is not twin for key, twin in zip(old, made, strict=True))
+    assert check(old, {**made, "a": 2}) == {"a": [0, 2]}
+    # a map mostly new is told so whichever way its keys are found
+    inner = old["c"]
+    assert isinstance(inner, dict)
+    for turned in ({"z": 4, "y": 5, "x": 6}, {"".join(key): value + 3 for key, value in inner.items()}):
+        assert check(old, {**old, "c": turned}) == {"c": [0, turned]}
+
+
 def test_the_docs_example() -> None:
     """The example of docs/protocol.md's "View deltas", the letters standing for cards (maps), as the server
     would make it."""
