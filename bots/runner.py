@@ -86,9 +86,15 @@ async def play_room(url: str, room: str, game: str, level: str, *, seed: int | s
         await client.close()
 
 
+def _others_gone(client: Client, seat: Seat) -> bool:
+    """Whether the room last told (``presence``) that no connection holds the other seat of this two-seat room: a
+    player gone will not ask for a rematch."""
+    return client.presence.get(seat.room, {}).get(1 - seat.seat) is False
+
+
 async def rematched(client: Client, seat: Seat, wait: float | None = None) -> Seat | None:
     """Once the match is over, accept the rematch the other seat asks for within ``wait`` (``REMATCH_WAIT``)
-    seconds: the seat in the new room; None if nobody asked."""
+    seconds: the seat in the new room; None if nobody asked, or at once when the other player has left."""
     deadline = asyncio.get_running_loop().time() + (REMATCH_WAIT if wait is None else wait)
     while asyncio.get_running_loop().time() < deadline and not client.ws.close_code:
         if client.rematch_offers.get(seat.room, set()) - {seat.seat}:
@@ -100,6 +106,8 @@ async def rematched(client: Client, seat: Seat, wait: float | None = None) -> Se
                     await asyncio.sleep(0.05)
             except (ClientError, ConnectionLost, TimeoutError) as exc:
                 log.info("rematch not taken: %s", exc)
+            return None
+        if _others_gone(client, seat):
             return None
         await asyncio.sleep(0.1)
     return None

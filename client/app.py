@@ -548,6 +548,8 @@ class CardroomApp(App[None]):
             return  # a player sitting down (or creating the room) is not "back"
         if message.connected:
             text = f"{who} is back."
+        elif screen.ending is not None:  # the match is over: no rematch will come from a player gone
+            text = f"{who} left."
         else:
             text = f"{who} dropped; a running clock runs on (forfeit after 60 s away)."
         screen.room_notice(text)

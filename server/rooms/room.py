@@ -436,10 +436,9 @@ class Room:
         self.arm()
 
     def presence(self, seat: Seat, connected: bool) -> None:
-        """Tell everyone watching that a seat's last connection dropped, or that one came back (while the
-        match runs: afterwards nobody waits on anyone)."""
-        if self.over:
-            return
+        """Tell everyone watching that a seat's last connection dropped or left, or that one came back: while the
+        match runs (a clock runs on for an absent seat), and once it is over (a seat gone will not ask for a
+        rematch: the other need not wait for one)."""
         frame = encode({"t": "presence", "room": self.id, "seat": seat, "connected": connected})
         for conn in list(self.watchers):
             conn.send(frame)

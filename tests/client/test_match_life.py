@@ -305,6 +305,27 @@ async def test_a_dropped_opponent_is_noted_at_the_table(server_url: str) -> None
             await until(pilot, lambda: "▶ bob (opponent) 0:" in panel_text(app, "#clocks"), "the clock line to say so")
 
 
+async def test_an_opponent_leaving_after_the_match_is_noted_at_the_table(server_url: str) -> None:
+    """Once the match is over, a player who leaves will not ask for a rematch: the table says so."""
+    bob = await Client.connect(server_url, name="bob")
+    seat = await bob.create("creature_wars", seed=9)
+    assert isinstance(seat, Seat)
+    app = CardroomApp(server_url, "ada", join=seat.room)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: on_table(app) and status(app) == "your move", "the running match")
+            await until(pilot, lambda: table(app).names[:1] == ("bob",), "the names")
+            duel = table(app)
+            await bob.resign(seat)
+            await until(pilot, lambda: duel.ending is not None, "the result")
+            await bob.leave(seat.room)
+            talk = duel.query_one(TableTalk)
+            await until(pilot, lambda: "— bob left." in talk.texts, "the notice")
+            assert not any(t.startswith("— bob dropped") for t in talk.texts), "no running clock to speak of"
+    finally:
+        await bob.close()
+
+
 async def test_a_table_opened_late_rebuilds_its_log_from_the_recent_events(server_url: str) -> None:
     async with await Client.connect(server_url, name="p1") as p1, await Client.connect(server_url, name="p2") as p2:
         first = await p1.create("creature_wars", seed=21)

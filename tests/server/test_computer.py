@@ -61,6 +61,21 @@ async def test_the_computer_accepts_a_rematch(server_url: str) -> None:
         assert sorted(listed[again.room]["players"]) == ["ada", "random bot"]
 
 
+async def test_the_computer_leaves_a_finished_room_once_its_opponent_has(server_url: str) -> None:
+    """It waits for a rematch only while the other player is there (``presence``, told after the match too): a
+    computer player of the node's pool is free again at once, not after ``REMATCH_WAIT`` seconds."""
+    rng = random.Random(3)
+    async with await Client.connect(server_url, name="ada") as ada, await Client.connect(server_url) as watcher:
+        seat = await ada.create("creature_wars", QUICK, computer="random")
+        assert isinstance(seat, Seat)
+        await watcher.spectate(seat.room)
+        await _play_out(ada, seat, rng)
+        await ada.leave(seat.room)
+        told = watcher.presence.setdefault(seat.room, {})
+        await watcher.wait_for(lambda: told.get(seat.seat) is False, timeout=5)
+        await watcher.wait_for(lambda: told.get(1 - seat.seat) is False, timeout=5)  # the computer left too
+
+
 @pytest.mark.parametrize(("fields", "words"), [
     ({"game": "creature_wars", "computer": "genius"}, "field 'computer' must be one of random, strong"),
     ({"game": "fairy_tableau", "computer": "random"}, "the computer plays creature_wars, fairy_meat"),

@@ -145,6 +145,20 @@ async def test_finished_rooms_leave_the_listing_and_keep_a_match_record(
         await b.close()
 
 
+async def test_a_seat_leaving_or_coming_back_after_the_match_is_told_to_the_room(server_url: str) -> None:
+    """``presence`` after the match too: a player waiting for a rematch learns that the other has gone (or is back)."""
+    a, sa, b, sb = await finished_match(server_url)
+    try:
+        told = a.presence.setdefault(sa.room, {})
+        await b.leave(sb.room)
+        await a.wait_for(lambda: told.get(sb.seat) is False)
+        await b.resume(sb.room, sb.token)
+        await a.wait_for(lambda: told.get(sb.seat) is True)
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_a_seat_resuming_an_ended_match_gets_the_result(server_url: str, redis_url: str) -> None:
     a, sa, b, _sb = await finished_match(server_url)
     over = a.over[sa.room]
@@ -162,7 +176,9 @@ async def test_a_seat_resuming_an_ended_match_gets_the_result(server_url: str, r
             got = await a2.wait_message(lambda m: m["t"] == "match_over")
             assert got["outcome"] == over["outcome"] and got["seed"] == over["seed"]
             kinds = [m["t"] for m in a2.received()]
-            assert kinds[-3:] == ["seat_granted", "view", "match_over"]
+            assert kinds[-4:] == ["seat_granted", "presence", "view", "match_over"]  # its seat is back
+            back = next(m for m in a2.received() if m["t"] == "presence")
+            assert (back["seat"], back["connected"]) == (sa.seat, True)
             assert a2.views[sa.room] == final
             # joining it (no seat left) shows the result to a late comer as a spectator
             reply = await late.request("join", room=sa.room)
