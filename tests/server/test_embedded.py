@@ -6,7 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import redis
 
 from client import Client
@@ -41,8 +40,3 @@ def test_a_data_directory_too_deep_for_a_unix_socket_keeps_tcp(tmp_path: Path) -
     near = RedisProcess(tmp_path / "r", unix_socket=True)
     assert near.local_url == f"unix://{tmp_path / 'r' / 'redis.sock'}?db=0"
     assert RedisProcess(tmp_path / "r").local_url.startswith("redis://"), "no socket unless asked"
-
-
-@pytest.fixture
-def repo_root() -> Path:
-    return Path(__file__).resolve().parents[2]

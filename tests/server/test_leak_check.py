@@ -1,9 +1,13 @@
 """The leak check of the server tests knows what the rules show one seat alone: a question's options (Liberating
-Witch offers its caster enemy creatures from the other hand to choose from) and a copy of an enemy creature it is
-given (Envious Witch) are that seat's to see."""
+Witch offers its caster enemy creatures from the other hand to choose from), a copy of an enemy creature it is
+given (Envious Witch), the hand a swap gives it as it came (Witcheroo) and an enemy creature an effect shows it
+(Grim Witch) are that seat's to see."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.creature_wars import GAME
+from engine.creature_wars.state import State
 from engine.interface import redact_all
 from protocol import encode
 from tests.server.helpers import leaks
@@ -30,6 +34,21 @@ def test_a_question_shows_its_seat_enemy_cards_and_that_is_no_leak() -> None:
     assert leaks(frames[2:], states, None) != []
 
 
+def _duel(setup: dict[str, Any], mine: str, theirs: str) -> tuple[dict[int, State], list[dict[str, Any]], list[bytes]]:
+    """Seat 0 plays the card of its hand whose text holds ``mine``, seat 1 then ``theirs``: the states by version,
+    the events of the duel as seat 0 is told them, and the view frames seat 0 gets."""
+    states = {0: GAME.setup(setup, 1)}
+    for seat, word in ((0, mine), (1, theirs)):
+        before = states[len(states) - 1]
+        hand = [card["text"] for card in GAME.view(before, seat)["hands"][seat]["cards"]]
+        states[len(states)], events = GAME.apply(before, seat, {"kind": "play", "slot": next(
+            i for i, text in enumerate(hand) if word in text)})
+    told = redact_all(tuple(events), 0)
+    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
+              for v, state in states.items()]
+    return states, told, frames
+
+
 ENVIOUS = {
     "first_drawer": 0,
     "hands": [["Lvl.2 Envious Witch", "Lvl.4 Holy Dragon", "Lvl.6 Ancient Dragon", "Lvl.1 Fire Dragon"],
@@ -39,15 +58,7 @@ ENVIOUS = {
 
 
 def test_a_copy_of_an_enemy_creature_is_named_to_its_new_holder_and_that_is_no_leak() -> None:
-    states = {0: GAME.setup(ENVIOUS, 1)}
-    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
-    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Witch" in t)})
-    theirs = [card["text"] for card in GAME.view(states[1], 1)["hands"][1]["cards"]]
-    states[2], events = GAME.apply(states[1], 1, {"kind": "play", "slot": next(i for i, t in enumerate(theirs)
-                                                                                if "Serpent" in t)})
-    told = redact_all(tuple(events), 0)
-    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
-              for v, state in states.items()]
+    states, told, frames = _duel(ENVIOUS, "Witch", "Serpent")
     assert any(e.get("kind") == "gain" for e in told) and any(e.get("kind") == "rally" for e in told), told
     assert leaks(frames, states, 0) == []
 
@@ -62,15 +73,7 @@ WITCHEROO = {
 
 
 def test_a_hand_taken_by_a_swap_is_named_to_its_new_holder_as_it_came_and_that_is_no_leak() -> None:
-    states = {0: GAME.setup(WITCHEROO, 1)}
-    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
-    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Witcheroo" in t)})
-    theirs = [card["text"] for card in GAME.view(states[1], 1)["hands"][1]["cards"]]
-    states[2], events = GAME.apply(states[1], 1, {"kind": "play", "slot": next(i for i, t in enumerate(theirs)
-                                                                                if "Kind Witch" in t)})
-    told = redact_all(tuple(events), 0)
-    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
-              for v, state in states.items()]
+    states, told, frames = _duel(WITCHEROO, "Witcheroo", "Kind Witch")
     swap = next(e["text"] for e in told if e.get("kind") == "swap")
     assert "Lvl.1 Fire Serpent {0}" in swap and "Lvl.6 Holy Giant {4}" in swap, told
     held = [card["text"] for card in GAME.view(states[2], 0)["hands"][0]["cards"]]
@@ -88,15 +91,7 @@ GRIM = {
 
 
 def test_an_enemy_creature_an_effect_shows_its_caster_alone_is_no_leak() -> None:
-    states = {0: GAME.setup(GRIM, 1)}
-    hand = [card["text"] for card in GAME.view(states[0], 0)["hands"][0]["cards"]]
-    states[1], _ = GAME.apply(states[0], 0, {"kind": "play", "slot": next(i for i, t in enumerate(hand) if "Grim" in t)})
-    theirs = [card["text"] for card in GAME.view(states[1], 1)["hands"][1]["cards"]]
-    states[2], events = GAME.apply(states[1], 1, {"kind": "play", "slot": next(i for i, t in enumerate(theirs)
-                                                                                if "Giant" in t)})
-    told = redact_all(tuple(events), 0)
-    frames = [encode({"t": "view", "room": "r", "version": v, "view": GAME.view(state, 0), "events": told if v == 2 else []})
-              for v, state in states.items()]
+    states, told, frames = _duel(GRIM, "Grim", "Giant")
     marked = next(e["card"] for e in told if e.get("kind") == "secret")
     assert marked in {card.notation() for card in states[2].hands[1]}, told  # still in the hand hidden from seat 0
     assert leaks(frames, states, 0) == []
