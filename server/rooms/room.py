@@ -294,12 +294,13 @@ class Room:
             if deal is not None:
                 self.seed, self.state = deal[0], state
             self.clock = clock
-            if filled and self.over:  # a solitaire lost at the deal: it ended without a decision
+            ended = filled and self.over
+            if ended:  # a match over as it was dealt (a solitaire lost at once, a tiny HP): it ended without a decision
                 try:
                     await self.end_at_deal()
                 except Exception:  # the seat and the deal stand; the sweep writes the end (each write counts once)
                     log.exception("match lost at the deal not settled", extra={"room": self.id})
-        self.broadcast((), None, None)
+        self.broadcast((), None, None, ended=ended)
         self.arm()
         return seat, token
 
@@ -686,6 +687,7 @@ class Room:
         self.suspect = False
         if record.version != self.version:
             log.warning("resynced from the store", extra={"room": self.id, "version": record.version})
+            was_over = self.over
             self.state = snapshots.rebuild(self.game, record)
             self.link = record.link
             self.out = record.out
@@ -694,7 +696,7 @@ class Room:
             self.clock.sync(self.game, self.state, all(self.seats), now)
             for conn in self.watchers:  # what memory sent may not be what stands: whole views from here
                 conn.views.pop(self.id, None)
-            self.broadcast((), None, None)
+            self.broadcast((), None, None, ended=self.over and not was_over)
             self.arm()
 
     async def resign(self, conn: Peer, token: str, re: int) -> None:
@@ -844,17 +846,20 @@ class Room:
         assert outcome is not None
         return encode({"t": "match_over", "room": self.id, "outcome": outcome.data(), **self.reveal()})
 
-    def broadcast(self, events: Any, decider: Peer | None, re: int | None, decider_seat: Seat | None = None) -> None:
+    def broadcast(self, events: Any, decider: Peer | None, re: int | None, decider_seat: Seat | None = None,
+                  ended: bool = False) -> None:
         """Each watcher gets its own view (a delta if it asked for them) and events; frames are built once per seat
         and base, and shared by the watchers of that seat. The ``decider`` (as
         ``decider_seat``) is answered even when it does not watch the room: a fresh connection deciding with
-        its token, or the other of two connections of one seat."""
+        its token, or the other of two connections of one seat. ``ended``: the match ended other than by these
+        events (as it was dealt, or by a decision learnt from the store): each watcher gets its result all the same."""
         self.touch()
         frames: dict[tuple[Seat | None, int | None], tuple[Any, bytes]] = {}
         whole: dict[tuple[Seat | None, type[Peer]], list[Peer]] = {}
         evs: tuple[Event, ...] = tuple(events)
         self.history.extend(evs)
-        over = self.over_frame() if evs else None  # a decision that ended the match: its result follows each frame
+        # a decision that ended the match, or its end otherwise: its result follows each frame
+        over = self.over_frame() if evs or ended else None
         answered = False
         live = self._live_fields()  # read once: every frame of this broadcast is sent in the same turn of the loop
         redacted: dict[Seat | None, list[dict[str, Any]]] = {}

@@ -8,7 +8,10 @@ import pytest
 import redis
 
 from client import Client, ClientError
+from client.connection import Seat
+from engine.creature_wars import GAME
 from server.lobby import expiry, listing
+from server.rooms import seeding
 from server.store import keys
 from server.store.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
 from tests.server.servers import QUICK, finished_match, serving
@@ -157,6 +160,26 @@ async def test_a_seat_leaving_or_coming_back_after_the_match_is_told_to_the_room
     finally:
         await a.close()
         await b.close()
+
+
+OVER_AT_DEAL = 3012
+"""A seed whose deal of :data:`QUICK` (1 HP) ends the match at turn 1's draws, before anyone decides."""
+
+
+async def test_a_match_over_at_the_deal_tells_its_result_to_the_seat_that_waited(
+        server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last claim deals the match and the deal may end it: the seat that sat first, already watching, gets the
+    result as the seat whose claim dealt it does."""
+    assert GAME.outcome(GAME.setup(QUICK, OVER_AT_DEAL)) is not None
+    monkeypatch.setattr(seeding, "derive", lambda *_: OVER_AT_DEAL)
+    async with await Client.connect(server_url, name="ann") as ann, await Client.connect(server_url, name="bob") as bob:
+        sa = await ann.create("creature_wars", QUICK)
+        assert isinstance(sa, Seat)
+        await bob.join(sa.room)
+        for client in (bob, ann):
+            await client.wait_for(lambda c=client: sa.room in c.over, timeout=5)  # type: ignore[misc]
+            assert client.over[sa.room]["outcome"]["reason"] == "knockout"
+        assert ann.views[sa.room]["version"] == 0
 
 
 async def test_a_seat_resuming_an_ended_match_gets_the_result(server_url: str, redis_url: str) -> None:
