@@ -184,7 +184,8 @@ export class Table {
         if (message.seat !== this.seat && this.view) { // a drop, and the return of a seat seen to drop, are news
           if (!message.connected) this.dropped.add(message.seat);
           if (!message.connected || this.dropped.delete(message.seat)) {
-            this.note(`${this.nameOf(message.seat)} ${message.connected ? "is back" : "left the table: their clock runs on"}.`);
+            const gone = this.over ? "left the table" : "left the table: their clock runs on"; // after the match: no rematch from them
+            this.note(`${this.nameOf(message.seat)} ${message.connected ? "is back" : gone}.`);
           }
         }
         if (message.connected && !this.names[message.seat]) this.loadNames();

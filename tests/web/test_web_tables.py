@@ -158,6 +158,10 @@ async def test_an_invitation_link_seats_a_friend_and_resign_ends_the_match(chrom
         await page.locator("#end-title", has_text="host won by resignation").wait_for(timeout=WAIT_MS)
         over = await host.wait_message(lambda m: m["t"] == "match_over", timeout=10)
         assert over["outcome"]["winner"] == 0 and over["outcome"]["reason"] == "resigned"
+        await host.leave(seat.room)  # after the match a player gone is news too, with no clock running on
+        left = page.locator("#log li", has_text="host left the table")
+        await left.wait_for(state="attached", timeout=WAIT_MS)
+        assert await left.last.text_content() == "host left the table."
         await context.close()
 
 
