@@ -16,6 +16,9 @@ from server.store.store import Store
 
 LOST_AT_DEAL = 7
 """A Fairy Tableau seed whose deal is lost before any decision (about one deal in 80 is)."""
+OVER_AT_DEAL = 3012
+"""A Creature Wars seed whose deal at 1 HP (``QUICK``) ends the match at turn 1's draws, before anyone decides (about
+one such deal in 10,000 does)."""
 
 
 async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> bool:

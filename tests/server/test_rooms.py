@@ -14,6 +14,7 @@ from server.lobby import expiry, listing
 from server.rooms import seeding
 from server.store import keys
 from server.store.store import LIVE_TTL, RECORD_TTL, RoomRecord, Store
+from tests.server.helpers import OVER_AT_DEAL
 from tests.server.servers import QUICK, finished_match, serving
 
 
@@ -160,10 +161,6 @@ async def test_a_seat_leaving_or_coming_back_after_the_match_is_told_to_the_room
     finally:
         await a.close()
         await b.close()
-
-
-OVER_AT_DEAL = 3012
-"""A seed whose deal of :data:`QUICK` (1 HP) ends the match at turn 1's draws, before anyone decides."""
 
 
 async def test_a_match_over_at_the_deal_tells_its_result_to_the_seat_that_waited(
