@@ -18,7 +18,7 @@ from typing import Any, Callable
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from protocol import PROTOCOL_VERSION, decode_any, encode
+from protocol import PROTOCOL_VERSION, decode_any, decode_frame, encode
 from protocol.delta import DeltaError, apply
 
 LIMITED_BACKOFF = (0.25, 0.5, 1.0, 2.0, 2.0)
@@ -115,7 +115,8 @@ class Client:
         version it holds): handed on once that view comes."""
         self.asking: set[asyncio.Task[None]] = set()
         """The requests for a whole view under way (kept so that they are not lost before they end)."""
-        self._changed = asyncio.Condition()
+        self._waiting: list[asyncio.Future[None]] = []
+        """Those waiting for a message to arrive (:meth:`wait_for`), woken by each one."""
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
@@ -159,12 +160,12 @@ class Client:
                     continue
                 if self.record_frames:
                     self.frames.append(frame)
-                message = decode_any(frame)
+                message = decode_frame(frame)
                 if message.get("t") == "view":
                     for each in self._viewed(message):
-                        await self._deliver(each)
+                        self._deliver(each)
                 else:
-                    await self._deliver(message)
+                    self._deliver(message)
         except ConnectionClosed:
             pass
         finally:
@@ -173,10 +174,16 @@ class Client:
                 if not future.done():
                     future.set_exception(ConnectionLost("connection closed"))
                     future.exception()  # mark it retrieved: the caller may already have given up waiting
-            async with self._changed:
-                self._changed.notify_all()
+            self._wake()
 
-    async def _deliver(self, message: dict[str, Any]) -> None:
+    def _wake(self) -> None:
+        """Wake whoever waits for a message (each looks again at what it waits for)."""
+        waiting, self._waiting = self._waiting, []
+        for future in waiting:
+            if not future.done():
+                future.set_result(None)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
         """Keep what a message says, answer the request it replies to, and queue it on ``inbox``."""
         kind = message.get("t")
         if kind == "room_created" and isinstance(message.get("room"), str):
@@ -198,8 +205,7 @@ class Client:
             self.refused[re] = ClientError(message["code"], message["message"])
         if (kind != "error" or future is None) and re not in self.unqueued:
             self.inbox.put_nowait(message)
-        async with self._changed:
-            self._changed.notify_all()
+        self._wake()
 
     def _viewed(self, message: dict[str, Any]) -> list[dict[str, Any]]:
         """The ``view`` messages to hand on now, each with its whole view: this one, its delta applied to the view
@@ -246,7 +252,7 @@ class Client:
             except (ClientError, ConnectionLost, TimeoutError):  # not watching it any more: nothing to wait for
                 for waiting in self.held_back.pop(room, []):
                     waiting["view"] = self.views.get(room)
-                    await self._deliver(waiting)
+                    self._deliver(waiting)
 
         task = asyncio.get_running_loop().create_task(ask())
         self.asking.add(task)
@@ -312,7 +318,8 @@ class Client:
                 await self.ws.send(encode({"t": kind, "id": rid, **fields}))
             except ConnectionClosed as exc:
                 raise ConnectionLost(f"connection closed; {kind!r} was not sent") from exc
-            return await asyncio.wait_for(future, timeout)
+            async with asyncio.timeout(timeout):
+                return await future
         finally:
             self._pending.pop(rid, None)
             if future.done() and not future.cancelled():
@@ -365,8 +372,7 @@ class Client:
     async def _granted(self, rid: int) -> Seat:
         """The ``seat_granted`` that follows ``room_created`` under the same request id (or the error that
         refused the seat instead, raised)."""
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: self._find(rid) is not None or rid in self.refused), 10)
+        await self.wait_for(lambda: self._find(rid) is not None or rid in self.refused, 10)
         found = self._find(rid)
         if found is None:
             raise self.refused.pop(rid)
@@ -375,8 +381,7 @@ class Client:
     async def _entered(self, seat: Seat) -> Seat:
         """``seat`` once its room's first view frame has come too (the server sends it right after the seat, but
         it may arrive in a later read): a caller finds the room in ``views`` (or its null view before the deal)."""
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: seat.room in self.versions), 10)
+        await self.wait_for(lambda: seat.room in self.versions, 10)
         return seat
 
     def _find(self, rid: int) -> Seat | None:
@@ -462,10 +467,17 @@ class Client:
         rooms: list[dict[str, Any]] = reply["rooms"]
         return rooms
 
-    async def wait_for(self, ready: Callable[[], bool], timeout: float = 10.0) -> None:
-        """Wait until ``ready()`` holds, checked after every message that arrives."""
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+    async def wait_for(self, ready: Callable[[], object], timeout: float = 10.0) -> None:
+        """Wait until ``ready()`` holds, looked at now and after every message that arrives (``TimeoutError`` after
+        ``timeout`` seconds)."""
+        if ready():
+            return
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(timeout):
+            while not ready():
+                future: asyncio.Future[None] = loop.create_future()
+                self._waiting.append(future)
+                await future
 
     def received(self) -> list[dict[str, Any]]:
         """Every message received so far, decoded (needs ``record_frames``), each view delta applied to the view
@@ -492,8 +504,7 @@ class Client:
         def found() -> dict[str, Any] | None:
             return next((m for m in self.received() if until(m)), None)
 
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
+        await self.wait_for(lambda: found() is not None, timeout)
         message = found()
         assert message is not None
         return message
@@ -504,6 +515,5 @@ class Client:
             view = self.views.get(room)
             return view is not None and until(view)
 
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+        await self.wait_for(ready, timeout)
         return self.views[room]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import CLIENT_MESSAGES, MAX_FRAME, ErrorCode, Fields, ProtocolError, decode, decode_any, encode, error
+from protocol import CLIENT_MESSAGES, MAX_FRAME, ErrorCode, Fields, ProtocolError, decode, decode_any, decode_frame, encode, error
 
 VALID: dict[str, dict[str, Any]] = {
     "hello": {"t": "hello", "id": 1, "v": 1, "name": "ada"},
@@ -324,6 +324,22 @@ def test_decode_any_rejects_non_maps() -> None:
     with pytest.raises(ProtocolError) as info:
         decode_any(packed([1]))
     assert info.value.code is ErrorCode.BAD_FRAME
+
+
+def test_a_server_frame_reads_the_same_through_either_unpacker() -> None:
+    """``decode_frame`` (ormsgpack where installed) reads what ``decode_any`` reads, bytes, floats and deep maps
+    alike, and sends what ormsgpack refuses (other map keys, a non-map) to ``decode_any``, which names it."""
+    frames = [encode({"t": "view", "room": "ab12cd", "version": 2**40, "view": {"hand": [{"id": 3, "face": "A\u2660"}],
+                                                                                   "hp": [1.5, -2], "blob": b"\x00\xff"},
+                      "re": None, "ok": True}),
+              error(ErrorCode.BAD_FIELD, "nope", re=4)]
+    for frame in frames:
+        assert decode_frame(frame) == decode_any(frame)
+    assert decode_frame(packed({"t": "x", "n": {b"k": 1}})) == {"t": "x", "n": {b"k": 1}}  # bytes keys: msgpack takes them
+    for refused in (packed([1]), packed({1: 2}), b"\xc1"):
+        with pytest.raises(ProtocolError) as info:
+            decode_frame(refused)
+        assert info.value.code is ErrorCode.BAD_FRAME
 
 
 def test_fields_encoded_once_join_the_fields_added_per_message() -> None:
