@@ -116,6 +116,44 @@ async def test_commits_that_arrive_while_a_batch_is_in_flight_go_together_in_the
         await store.close()
 
 
+async def test_under_load_a_batch_waits_a_few_turns_of_the_loop_for_the_commits_being_made(redis_url: str) -> None:
+    """After a batch of more than one commit, the next waits a few turns of the event loop (``GATHER``) before it is
+    sent: a request its room is still deciding (its commit comes a turn or two later) joins it, and Redis fsyncs once
+    for both. After a lone commit (a quiet node) the next is sent at once."""
+    store = Store(redis_url)
+    pauser = redis.Redis.from_url(redis_url)
+    try:
+        rooms = await _rooms(store, 4)
+        await _commit(store, rooms[0], 0)  # loads the script
+        count, total = _batches()
+
+        async def decided_after(done: asyncio.Future[None], expected: int = 0) -> None:
+            await done
+            await asyncio.sleep(0)  # the turn its room takes to decide
+            await _commit(store, rooms[3], expected)
+
+        pauser.execute_command("CLIENT", "PAUSE", "200", "WRITE")  # the first batch, of two, waits in flight
+        first = [_commit(store, rooms[0], 1), _commit(store, rooms[1], 0)]
+        await asyncio.sleep(0.05)
+        behind = _commit(store, rooms[2], 0)
+        late = asyncio.ensure_future(decided_after(first[0]))
+        await asyncio.gather(*first, behind, late)
+        assert _batches() == (count + 2, total + 4), "the late commit joined the batch waiting behind the first"
+        assert [await store.version(room) for room in rooms] == [2, 1, 1, 1]
+
+        count, total = _batches()  # after a lone commit (a quiet node), the next batch does not wait
+        pauser.execute_command("CLIENT", "PAUSE", "200", "WRITE")
+        lone = _commit(store, rooms[0], 2)
+        await asyncio.sleep(0.05)
+        behind = _commit(store, rooms[1], 1)
+        late = asyncio.ensure_future(decided_after(lone, 1))
+        await asyncio.gather(lone, behind, late)
+        assert _batches() == (count + 3, total + 3), "each went alone"
+    finally:
+        pauser.close()
+        await store.close()
+
+
 def test_a_batch_is_packed_as_redis_py_packs_it() -> None:
     """hiredis' packer writes the same bytes as redis-py's for every kind of argument a commit carries."""
     connection = redis.asyncio.Redis().connection_pool.make_connection()
