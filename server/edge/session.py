@@ -179,7 +179,7 @@ class Session:
             if self.lane is not None and kind in READING:
                 await self.lane.turn()
             room_id = message.get("room") if kind in ROUTED or kind == "admin" else None
-            if isinstance(room_id, str) and await self.to_owner(room_id, frame):
+            if isinstance(room_id, str) and self.lobby.here(room_id) is None and await self.to_owner(room_id, frame):
                 return
             await getattr(self, "on_" + kind)(message, re)
         except (RedisError, OSError) as exc:
@@ -488,7 +488,7 @@ class Session:
 
     async def on_decide(self, m: dict[str, Any], re: int) -> None:
         received = time.perf_counter()
-        room = await self.lobby.find(m["room"])
+        room = self.lobby.here(m["room"]) or await self.lobby.find(m["room"])
         if await room.decide(self.conn, m["token"], m["version"], m["decision"], re):
             self.refund()
             collector.settled()

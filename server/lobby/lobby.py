@@ -148,6 +148,12 @@ class Lobby:
         entry = self.directory.entry(room_id)
         return {k: v for k, v in entry.items() if k != "created"} if entry is not None else None
 
+    def here(self, room_id: str) -> Room | None:
+        """The room, when this node holds it in memory and serves it (not moved to another node): what most requests
+        find, without a step of the event loop."""
+        found = self.rooms.get(room_id)
+        return found if found is not None and not found.moved else None
+
     async def find(self, room_id: str) -> Room:
         """A room in memory, else one loaded from Redis (a finished one, or one a restart has not loaded yet);
         ``room_closed`` for a cancelled or expired one."""
