@@ -35,6 +35,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
+from protocol.framing import at_frame_start, header
 from server.edge import forwarded
 from server.ops import metrics
 from server.rooms.peer import Peer
@@ -45,7 +46,7 @@ except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
 
 __all__ = ["CLOSE_TIMEOUT", "OUTBOX", "OUTBOX_BYTES", "SNDBUF", "STALL_SECONDS", "WRITE_LIMIT", "Connection", "Inbox",
-           "Socket", "at_frame_start", "next_request", "socket_class", "wire"]
+           "Socket", "next_request", "socket_class", "wire"]
 
 log = logging.getLogger(__name__)
 OUTBOX = 512
@@ -153,18 +154,10 @@ class Socket(ServerConnection):
         limit = protocol.max_message_size
         size, at = len(buf), 0
         while size - at >= 2:
-            head, length = buf[at], buf[at + 1] & 0x7F
-            start = at + 2
-            if length == 126:
-                if size - start < 2:
-                    break
-                length = buf[start] << 8 | buf[start + 1]
-                start += 2
-            elif length == 127:
-                if size - start < 8:
-                    break
-                length = int.from_bytes(buf[start:start + 8], "big")
-                start += 8
+            found = header(buf, at, size)
+            if found is None:
+                break
+            head, (start, length) = buf[at], found
             end = start + 4 + length
             if not buf[at + 1] & 0x80 or (limit is not None and length > limit) or protocol.state is not State.OPEN:
                 self._hand_over(at)
@@ -325,18 +318,6 @@ async def next_request(ws: Socket) -> str | bytes | None:
 
 _warned: set[str] = set()
 """Untrusted peers already logged for sending a PROXY header (once each: a misconfigured proxy sends it always)."""
-
-
-def at_frame_start(protocol: Any) -> bool:
-    """Whether websockets' parser waits for a frame's first byte: nothing held, its generator waiting in the reader's
-    ``at_eof`` (between frames) rather than in ``Frame.parse`` (a frame's first bytes read, its length or mask not).
-    False as well for a websockets whose protocol lacks what :meth:`Socket._read_frames` reads: it parses them all."""
-    if not all(hasattr(protocol, name) for name in ("parser", "reader", "current_size", "max_message_size")):
-        return False
-    waiting = protocol.parser
-    while getattr(waiting, "gi_yieldfrom", None) is not None:  # the generators it waits in, innermost last
-        waiting = waiting.gi_yieldfrom
-    return not protocol.reader.buffer and getattr(waiting, "__name__", "") == "at_eof"
 
 
 def socket_class(trusted: forwarded.Trusted) -> type[Socket]:

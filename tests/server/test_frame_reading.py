@@ -176,7 +176,7 @@ def test_the_parser_is_seen_waiting_for_a_frame_s_first_byte_only_between_frames
     from websockets.protocol import State
     from websockets.server import ServerProtocol
 
-    from server.edge.connection import at_frame_start
+    from protocol.framing import at_frame_start
 
     protocol = ServerProtocol()
     protocol.state = State.OPEN
