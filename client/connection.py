@@ -17,14 +17,89 @@ from typing import Any, Callable
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from protocol import PROTOCOL_VERSION, decode_any, decode_frame, encode
 from protocol.delta import DeltaError, apply
+from protocol.framing import at_frame_start, header
 
 LIMITED_BACKOFF = (0.25, 0.5, 1.0, 2.0, 2.0)
 """Pauses (seconds, each jittered by 0.5x to 1.5x) before sending again a message the server's rate limit dropped."""
 
 __all__ = ["Client", "ClientError", "ConnectionLost", "Seat", "new_nonce"]
+
+
+_CONTROL = frozenset({0x88, 0x89, 0x8A})
+"""A whole close's, ping's and pong's first byte: frames websockets reads (it answers them), carrying no message."""
+
+
+class Socket(ClientConnection):
+    """websockets' client connection, reading the server's plain frames itself once nothing else is to be read
+    before them: each whole, unfragmented binary frame (every message the server sends) goes to ``on_message`` as it
+    arrives, with no parser generator, message queue or reader task between; a ping, a pong or a close goes to
+    websockets' parser whole, which answers it; any other frame, and all that follows it, to that parser and its
+    queue as before. Messages so keep their order: the frames read here start only once the reader waits on an
+    empty queue (``reading``), and none are read here after one goes to the queue."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.on_message: Callable[[bytes], None] | None = None
+        self.reading = False
+        """The reader waits on websockets' queue, having handled every message it took."""
+        self.framing: bytearray | None = None
+        """Bytes of frames not yet whole, while frames are read here."""
+        self.handed_over = False
+        """A frame went to websockets' queue: from there on it reads them all."""
+
+    def data_received(self, data: bytes) -> None:
+        if self.framing is None:
+            protocol = self.protocol
+            if (self.on_message is None or not self.reading or self.handed_over or protocol.state is not State.OPEN
+                    or protocol.extensions or len(self.recv_messages.frames) or not at_frame_start(protocol)):
+                super().data_received(data)
+                return
+            self.framing = bytearray()
+        self._read_frames(data)
+
+    def _read_frames(self, data: bytes) -> None:
+        buf = self.framing
+        assert buf is not None and self.on_message is not None
+        buf += data
+        limit = self.protocol.max_message_size
+        size, at = len(buf), 0
+        while size - at >= 2:
+            found = header(buf, at, size)
+            if found is None:
+                break
+            head, (start, length) = buf[at], found
+            end = start + length
+            plain = head == 0x82 and not buf[at + 1] & 0x80 and (limit is None or length <= limit)
+            if not (plain or head in _CONTROL) or self.protocol.state is not State.OPEN:
+                self._hand_over(at)
+                return
+            if end > size:
+                break
+            if plain:
+                self.on_message(bytes(buf[start:end]))
+                if self.framing is not buf:  # abandoned: the connection ends, nothing more is read
+                    return
+            else:
+                super().data_received(bytes(buf[at:end]))
+            at = end
+        del buf[:at]
+
+    def _hand_over(self, at: int) -> None:
+        """From byte ``at`` of what is held on, websockets' parser reads everything."""
+        assert self.framing is not None
+        rest = bytes(self.framing[at:])
+        self.framing = None
+        self.handed_over = True
+        super().data_received(rest)
+
+    def abandon(self) -> None:
+        """Read nothing more here: a message could not be handled (the connection is then closed)."""
+        self.framing = None
+        self.handed_over = True
 
 
 def new_nonce() -> str:
@@ -115,6 +190,8 @@ class Client:
         version it holds): handed on once that view comes."""
         self.asking: set[asyncio.Task[None]] = set()
         """The requests for a whole view under way (kept so that they are not lost before they end)."""
+        self.broken: Exception | None = None
+        """What ended the connection when a message from the server could not be read."""
         self._waiting: list[asyncio.Future[None]] = []
         """Those waiting for a message to arrive (:meth:`wait_for`), woken by each one."""
         self._reader = asyncio.create_task(self._read())
@@ -124,7 +201,7 @@ class Client:
                       deltas: bool = True) -> Client:
         """Open a websocket, say hello (with the secret player ``key``, if any; asking for view deltas unless
         ``deltas`` is false), and return the greeted client."""
-        ws = await connect(url, max_size=2**24, compression=None, open_timeout=10)
+        ws = await connect(url, max_size=2**24, compression=None, open_timeout=10, create_connection=Socket)
         client = cls(ws)
         client.record_frames = record_frames
         try:
@@ -154,18 +231,18 @@ class Client:
         await self.close()
 
     async def _read(self) -> None:
+        ws = self.ws
+        if isinstance(ws, Socket):
+            ws.on_message = self._received_here
         try:
-            async for frame in self.ws:
-                if isinstance(frame, str):
-                    continue
-                if self.record_frames:
-                    self.frames.append(frame)
-                message = decode_frame(frame)
-                if message.get("t") == "view":
-                    for each in self._viewed(message):
-                        self._deliver(each)
-                else:
-                    self._deliver(message)
+            while True:
+                if isinstance(ws, Socket):
+                    ws.reading = True
+                frame = await ws.recv()
+                if isinstance(ws, Socket):
+                    ws.reading = False
+                if isinstance(frame, bytes):
+                    self._received(frame)
         except ConnectionClosed:
             pass
         finally:
@@ -175,6 +252,29 @@ class Client:
                     future.set_exception(ConnectionLost("connection closed"))
                     future.exception()  # mark it retrieved: the caller may already have given up waiting
             self._wake()
+
+    def _received(self, frame: bytes) -> None:
+        """Keep what a message from the server says, and hand it on."""
+        if self.record_frames:
+            self.frames.append(frame)
+        message = decode_frame(frame)
+        if message.get("t") == "view":
+            for each in self._viewed(message):
+                self._deliver(each)
+        else:
+            self._deliver(message)
+
+    def _received_here(self, frame: bytes) -> None:
+        """:meth:`_received` for a frame the socket read itself. One that cannot be read (not msgpack, say) ends the
+        connection: the reader then ends, failing what waits with :class:`ConnectionLost`, and the error is kept as
+        ``broken``."""
+        try:
+            self._received(frame)
+        except Exception as exc:
+            assert isinstance(self.ws, Socket)
+            self.broken = exc
+            self.ws.abandon()
+            self.ws.transport.abort()
 
     def _wake(self) -> None:
         """Wake whoever waits for a message (each looks again at what it waits for)."""
@@ -290,6 +390,17 @@ class Client:
         """Send a frame as is (tests use it for malformed input)."""
         await self.ws.send(data)
 
+    async def _send(self, frame: bytes) -> None:
+        """Send a binary frame: written at once while the connection is open, writing is not paused and no message
+        is being sent in parts (what websockets' ``send`` checks before it writes, and what it then does), else by
+        that ``send``."""
+        ws = self.ws
+        if ws.protocol.state is State.OPEN and ws.send_in_progress is None and not ws.paused:
+            ws.protocol.send_binary(frame)
+            ws.send_data()
+            return
+        await ws.send(frame)
+
     async def request(self, kind: str, timeout: float = 10.0, *, queue: bool = True, **fields: Any) -> dict[str, Any]:
         """Send a message and wait for the reply that names its id.
 
@@ -315,7 +426,7 @@ class Client:
             self.unqueued.add(rid)
         try:
             try:
-                await self.ws.send(encode({"t": kind, "id": rid, **fields}))
+                await self._send(encode({"t": kind, "id": rid, **fields}))
             except ConnectionClosed as exc:
                 raise ConnectionLost(f"connection closed; {kind!r} was not sent") from exc
             async with asyncio.timeout(timeout):
