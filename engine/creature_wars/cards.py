@@ -104,6 +104,9 @@ class Card:
     """The card as its holder sees it, with the cooldown it was made for (engine/creature_wars/view.py)."""
     _look: tuple[Any, ...] | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
     """:meth:`look`, made once."""
+    stored: list[Any] | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    """The card as a state's dump writes it (engine/creature_wars/state.py), kept with the card once made: a
+    snapshot writes every card of the match, most of them unchanged since the one before."""
 
     def __init__(self, uid: int, kind: CardKind, level: int, base: int, tribe: Tribe | None = None,
                  ptype: PowerType | None = None, witch: str | None = None, tribe_rally: bool = False,
@@ -129,6 +132,7 @@ class Card:
         self.face = None
         self.held = None
         self._look = None
+        self.stored = None
 
     def _key(self) -> tuple[Any, ...]:
         return (self.uid, self.kind, self.level, self.base, self.tribe, self.ptype, self.witch, self.tribe_rally,

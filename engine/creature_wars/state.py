@@ -267,14 +267,20 @@ def sealed_by(state: State, version: int, sealed: tuple[int | None, int | None])
 
 
 def _card_data(card: Card) -> list[Any]:
+    """The card as a dump writes it, made once a card (cards are values: the list is shared by every dump that
+    writes the card, and packed, never changed)."""
+    found = card.stored
+    if found is not None:
+        return found
     # ``_value_``: the enums' values read as attributes (``.value`` is a property, a tenth of a dump's time)
     tribe, ptype = card.tribe, card.ptype
-    return [
+    found = card.stored = [
         card.uid, card.kind._value_, card.level, card.base,
         tribe._value_ if tribe else None, ptype._value_ if ptype else None, card.witch,
         card.tribe_rally, card.type_rally, card.witch_rally, card.ready_turn, card.banned,
         card.token, [list(t) for t in card.tags],
     ]
+    return found
 
 
 def _card(data: Sequence[Any]) -> Card:

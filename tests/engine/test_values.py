@@ -12,7 +12,7 @@ from engine import registry
 from engine.creature_wars import cards
 from engine.creature_wars.cards import Card, CardKind, PowerType, Tribe
 from engine.creature_wars.effects import Fight, Source
-from engine.creature_wars.state import Duel
+from engine.creature_wars.state import Duel, _card_data
 from engine.fairy_meat.combat import Result
 from engine.fairy_meat.state import Combat, Fairy, Side
 from engine.interface import Event
@@ -120,3 +120,19 @@ def test_a_cards_hash_and_notation_made_once_are_those_made_anew() -> None:
             assert card.notation(turn, marks=marks) == first[turn, marks]
         assert hash(card) == hash(card) == hash(cards.replace(card)) and card == cards.replace(card)
     assert made[2].notation(0) == made[2].notation(0, marks=False) != made[2].notation(0, marks=True)
+
+
+def test_a_card_is_written_once_into_every_dump_that_holds_it() -> None:
+    """A state's dump writes each card as the list it made for that card the first time (cards are values), which holds
+    the card's fields; a changed card (a new card) is written anew."""
+    game = registry.GAMES["creature_wars"]
+    state = game.setup({}, 7)
+    first, again = game.dump(state), game.dump(state)
+    assert all(a is b for a, b in zip(first["deck"], again["deck"], strict=True))
+    card = state.deck[0]
+    assert first["deck"][0] == [card.uid, card.kind.value, card.level, card.base,
+                                card.tribe.value if card.tribe else None, card.ptype.value if card.ptype else None,
+                                card.witch, card.tribe_rally, card.type_rally, card.witch_rally, card.ready_turn,
+                                card.banned, card.token, [list(t) for t in card.tags]]
+    changed = cards.replace(card, ready_turn=card.ready_turn + 2)  # the same uid, another card
+    assert _card_data(changed)[10] == card.ready_turn + 2 and _card_data(card)[10] == card.ready_turn
