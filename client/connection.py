@@ -233,7 +233,7 @@ class Client:
     async def _read(self) -> None:
         ws = self.ws
         if isinstance(ws, Socket):
-            ws.on_message = self._received_here
+            ws.on_message = self._take
         try:
             while True:
                 if isinstance(ws, Socket):
@@ -242,7 +242,9 @@ class Client:
                 if isinstance(ws, Socket):
                     ws.reading = False
                 if isinstance(frame, bytes):
-                    self._received(frame)
+                    self._take(frame)
+                    if self.broken is not None:
+                        break
         except ConnectionClosed:
             pass
         finally:
@@ -264,16 +266,16 @@ class Client:
         else:
             self._deliver(message)
 
-    def _received_here(self, frame: bytes) -> None:
-        """:meth:`_received` for a frame the socket read itself. One that cannot be read (not msgpack, say) ends the
-        connection: the reader then ends, failing what waits with :class:`ConnectionLost`, and the error is kept as
-        ``broken``."""
+    def _take(self, frame: bytes) -> None:
+        """:meth:`_received`, whether the socket read the frame itself or the reader took it from websockets' queue.
+        One that cannot be read (not msgpack, say) ends the connection: the reader then ends, failing what waits with
+        :class:`ConnectionLost`, and the error is kept as ``broken``."""
         try:
             self._received(frame)
         except Exception as exc:
-            assert isinstance(self.ws, Socket)
             self.broken = exc
-            self.ws.abandon()
+            if isinstance(self.ws, Socket):
+                self.ws.abandon()
             self.ws.transport.abort()
 
     def _wake(self) -> None:

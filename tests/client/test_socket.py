@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from client.connection import Client, ConnectionLost, Socket
@@ -85,8 +86,10 @@ async def test_the_socket_reads_a_frame_that_comes_in_pieces_and_frames_that_com
         await server.wait_closed()
 
 
-async def test_a_frame_that_is_not_msgpack_ends_the_connection_and_fails_what_waits() -> None:
-    server, url = await _serving([b"\xc1 not msgpack"])
+@pytest.mark.parametrize("before", [[], [[_pushed(0)[:5], _pushed(0)[5:]]]], ids=["read-here", "websockets-queue"])
+async def test_a_frame_that_is_not_msgpack_ends_the_connection_and_fails_what_waits(before: list[Any]) -> None:
+    """Whether the socket read the frame itself or (after a message in fragments) websockets' queue held it."""
+    server, url = await _serving([*before, b"\xc1 not msgpack"])
     try:
         client = await Client.connect(url)
         await client.request("list_rooms", queue=False)
