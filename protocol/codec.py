@@ -66,7 +66,8 @@ _unpack_fast = _unpacker()
 def decode_frame(data: bytes) -> dict[str, Any]:
     """A frame from the server as a map (what a client reads): :func:`decode_any`'s result, unpacked by ormsgpack
     where it is installed. What ormsgpack refuses (map keys other than str, ext types) goes to :func:`decode_any`,
-    which takes or names it as it does any frame."""
+    which takes or names it as it does any frame; bytes after the map, which msgpack refuses, ormsgpack leaves unread
+    (a server's frame holds none)."""
     if len(data) > MAX_FRAME * 16:
         return decode_any(data)
     try:
