@@ -6,6 +6,7 @@ a change of a few per cent shows.
     python -m bench.instructions --server            # a server under bench.load
     python -m bench.instructions --server --decisions 4000
     python -m bench.instructions --lifecycle 15      # a server making, joining, ending and leaving matches
+    python -m bench.instructions --client            # bench.load's client: the client library playing
 
 Room: ``bench.room`` runs under callgrind for ``--matches`` and for four times as many; the difference of the two
 counts over the difference of their decisions is what one decision costs, the process's start taken out.
@@ -19,6 +20,11 @@ each commit than at full speed: compare one build with another with it, not with
 Lifecycle: the same server, but each of 20 pairs of clients makes a match, joins it, resigns it at once and both
 leave it, ``--lifecycle`` times each after a warm-up: the server's instructions per match so made and left, the part
 of ``bench.load``'s figure that comes once a match (some 35 decisions there) rather than once a decision.
+
+Client: ``bench.load`` itself (40 matches) under callgrind against one server (not under callgrind), for
+``--decisions`` and for four times as many: the difference of the two counts over the difference of their decisions is
+what a decision costs the client library and the bench's own play, its start and connections taken out. The server's
+computer players are such clients, in the server's process.
 
 Instructions are not time (a cache miss costs a hundred of them), but where two builds run the same work, fewer
 instructions is less time. Needs Debian's valgrind.
@@ -40,7 +46,7 @@ from bench import REPO
 from bench.load import spawned
 from client.connection import Client, Seat
 
-__all__ = ["lifecycle", "main", "room", "server"]
+__all__ = ["client", "lifecycle", "main", "room", "server"]
 
 WARM = 300
 """Decisions ``bench.load`` plays against the server before its counts are zeroed."""
@@ -80,10 +86,11 @@ def room(matches: int) -> tuple[float, int]:
     return (many_ir - few_ir) / (many - few), many
 
 
-def _load(url: str, decisions: int) -> int:
-    """Play ``decisions`` through ``bench.load`` against ``url``; how many it made."""
-    run = subprocess.run([sys.executable, "-m", "bench.load", "--url", url, "--matches", "40", "--max-decisions",
-                          str(decisions), "--duration", "3600"], cwd=REPO, capture_output=True, text=True, check=True)
+def _load(url: str, decisions: int, wrap: list[str] | None = None) -> int:
+    """Play ``decisions`` through ``bench.load`` against ``url`` (run under ``wrap``, if given); how many it made."""
+    run = subprocess.run([*(wrap or []), sys.executable, "-m", "bench.load", "--url", url, "--matches", "40",
+                          "--max-decisions", str(decisions), "--duration", "3600"],
+                         cwd=REPO, capture_output=True, text=True, check=True)
     return _decisions(run.stdout, r"^\s*decisions\s+(\d+)")
 
 
@@ -106,6 +113,17 @@ def _counted(warm: Callable[[str], int], counted: Callable[[str], int]) -> tuple
 def server(decisions: int) -> tuple[float, int]:
     """A server's instructions per decision under ``bench.load``, and the decisions counted."""
     return _counted(lambda url: _load(url, WARM), lambda url: _load(url, decisions))
+
+
+def client(decisions: int) -> tuple[float, int]:
+    """``bench.load``'s client's instructions per decision, and the decisions the larger run made."""
+    counts = []
+    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp, spawned("always") as run:
+        for n in (decisions, 4 * decisions):
+            out = Path(tmp) / f"client{n}.out"
+            counts.append((_load(run.urls[0], n, _callgrind(out)), _total(out)))
+    (few, few_ir), (many, many_ir) = counts
+    return (many_ir - few_ir) / (many - few), many
 
 
 PAIRS = 20
@@ -144,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", action="store_true", help="count a server under bench.load, not bench.room")
     parser.add_argument("--matches", type=int, default=30, help="bench.room: the smaller run's matches (default 30)")
-    parser.add_argument("--decisions", type=int, default=2000, help="--server: decisions counted (default 2,000)")
+    parser.add_argument("--decisions", type=int, default=2000,
+                        help="--server: decisions counted (default 2,000); --client: the smaller run's (and 4x)")
+    parser.add_argument("--client", action="store_true", help="count bench.load's client, not a server")
     parser.add_argument("--lifecycle", type=int, default=0, metavar="N",
                         help=f"count a server's matches made, joined, resigned and left: N a pair, {PAIRS} pairs")
     args = parser.parse_args(argv)
@@ -157,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardroom instructions: a server making, joining, resigning and leaving {made} matches (callgrind)")
         print(f"  instructions    {each / 1000:,.1f}k per match")
         return 0
-    if args.server:
+    if args.client:
+        each, made = client(args.decisions)
+        print(f"cardroom instructions: bench.load's client, two runs, {made} decisions in the larger (callgrind)")
+    elif args.server:
         each, made = server(args.decisions)
         print(f"cardroom instructions: a server under bench.load, {made} decisions counted (callgrind)")
     else:

@@ -1,5 +1,5 @@
-"""bench.instructions counts what a decision costs under callgrind: a room's own work, and a whole server's under
-bench.load (slow: the programs run some fifty times slower under valgrind)."""
+"""bench.instructions counts what a decision costs under callgrind: a room's own work, a whole server's under
+bench.load, and bench.load's client's (slow: the programs run some fifty times slower under valgrind)."""
 from __future__ import annotations
 
 import pytest
@@ -34,3 +34,10 @@ def test_a_match_made_joined_ended_and_left_is_counted_from_after_the_warm_up() 
     # a match's making deals it, stores it and seats two players: millions of instructions, where counting the
     # imports too would give some hundred million a match
     assert made == 2 * instructions.PAIRS and 1_000_000 < each < 50_000_000
+
+
+def test_the_client_is_counted_without_its_start_and_connections() -> None:
+    each, made = instructions.client(100)
+    # a client's decision decodes two frames and applies their deltas: a few hundred thousand instructions, where its
+    # start (the imports, 80 connections) would add some ten million a decision to a run of a hundred
+    assert made >= 400 and 100_000 < each < 2_000_000
