@@ -37,6 +37,15 @@ async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> b
     return first is not None and first["outcome"] is None
 
 
+async def caught_up(players: list[tuple[Client, Seat]]) -> None:
+    """Until every player holds the newest version any of them holds: a decision's reply reaches its decider before
+    the other seats' pushes reach them, and :func:`play_turn` waits for neither (a seat whose view is behind skips a
+    turn, so what happens when depends on how fast the pushes come)."""
+    latest = max(client.versions.get(seat.room, -1) for client, seat in players)
+    for client, seat in players:
+        await client.wait_for(lambda c=client, room=seat.room: c.versions.get(room, -1) >= latest)  # type: ignore[misc]
+
+
 async def play_to_end(players: list[tuple[Client, Seat]], seed: int, bound: int = 400) -> None:
     """Random decisions until the match is over and every player has its ``match_over`` (it follows the last
     view: a caller may read ``over`` at once)."""
