@@ -92,12 +92,12 @@ class Socket(ClientConnection):
         """From byte ``at`` of what is held on, websockets' parser reads everything."""
         assert self.framing is not None
         rest = bytes(self.framing[at:])
-        self.framing = None
-        self.handed_over = True
+        self.abandon()
         super().data_received(rest)
 
     def abandon(self) -> None:
-        """Read nothing more here: a message could not be handled (the connection is then closed)."""
+        """Read nothing more here: websockets reads what follows (or a message could not be handled, and the
+        connection is closed)."""
         self.framing = None
         self.handed_over = True
 
@@ -232,15 +232,16 @@ class Client:
 
     async def _read(self) -> None:
         ws = self.ws
-        if isinstance(ws, Socket):
-            ws.on_message = self._take
+        socket = ws if isinstance(ws, Socket) else None
+        if socket is not None:
+            socket.on_message = self._take
         try:
             while True:
-                if isinstance(ws, Socket):
-                    ws.reading = True
+                if socket is not None:
+                    socket.reading = True
                 frame = await ws.recv()
-                if isinstance(ws, Socket):
-                    ws.reading = False
+                if socket is not None:
+                    socket.reading = False
                 if isinstance(frame, bytes):
                     self._take(frame)
                     if self.broken is not None:

@@ -155,8 +155,7 @@ class Relay:
         """The node to relay ``origin``'s request about ``room`` to; None to serve it here (this node has it, or
         nobody holds its lease and this node may take it). The node it was relayed to before is asked again
         without a look-up: :meth:`sweep` drops a client whose room moved."""
-        held = self.lobby.rooms.get(room)
-        if held is not None and not held.moved:
+        if self.lobby.here(room) is not None:
             return None
         known = origin.remote.get(room)
         if known is not None:

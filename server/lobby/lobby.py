@@ -157,11 +157,10 @@ class Lobby:
     async def find(self, room_id: str) -> Room:
         """A room in memory, else one loaded from Redis (a finished one, or one a restart has not loaded yet);
         ``room_closed`` for a cancelled or expired one."""
-        found = self.rooms.get(room_id)
-        if found is not None and not found.moved:
-            return found
+        found = self.here(room_id)
         if found is not None:
-            self.rooms.pop(room_id, None)
+            return found
+        self.rooms.pop(room_id, None)  # moved to another node, if held at all
         reason = await self.store.closed(room_id)
         if reason:
             raise ProtocolError(ErrorCode.ROOM_CLOSED, f"room {room_id} was {reason}")
