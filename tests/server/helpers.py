@@ -22,7 +22,9 @@ one such deal in 10,000 does)."""
 
 
 async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> bool:
-    """Each seat with a legal decision sends one; False once the match is over."""
+    """Each seat with a legal decision sends one, then every player is :func:`caught_up`: the turns a seeded ``rng``
+    plays, and the versions each player holds on return, do not depend on how fast the pushes come. False once the
+    match is over."""
     moved = False
     for client, seat in players:
         view = client.views.get(seat.room)
@@ -31,7 +33,9 @@ async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> b
         if view["legal"]:
             await client.decide(seat, rng.choice(view["legal"]))
             moved = True
-    if not moved:
+    if moved:
+        await caught_up(players)
+    else:
         await asyncio.sleep(0.01)
     first = players[0][0].views.get(players[0][1].room)
     return first is not None and first["outcome"] is None
@@ -39,8 +43,8 @@ async def play_turn(players: list[tuple[Client, Seat]], rng: random.Random) -> b
 
 async def caught_up(players: list[tuple[Client, Seat]]) -> None:
     """Until every player holds the newest version any of them holds: a decision's reply reaches its decider before
-    the other seats' pushes reach them, and :func:`play_turn` waits for neither (a seat whose view is behind skips a
-    turn, so what happens when depends on how fast the pushes come)."""
+    the other seats' pushes reach them (a seat whose view is behind would skip a turn, or a test read a version
+    it has yet to be sent)."""
     latest = max(client.versions.get(seat.room, -1) for client, seat in players)
     for client, seat in players:
         await client.wait_for(lambda c=client, room=seat.room: c.versions.get(room, -1) >= latest)  # type: ignore[misc]
