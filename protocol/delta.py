@@ -46,18 +46,26 @@ def same(a: Any, b: Any) -> bool:
 
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The delta that turns map ``old`` into map ``new`` (empty when they are the same)."""
-    if len(old) == len(new):  # two views of one seat mostly hold the same keys in the same order: walked side by side
-        ops: dict[str, Any] = {}
-        for (key, was), (same_key, value) in zip(old.items(), new.items()):  # noqa: B905 (a keyword: no compiled zip)
-            if key is not same_key:
-                return _keyed(old, new)
-            if was is not value:
-                op = _op(was, value)
-                if op is not None:
-                    ops[key] = op
-        return ops
-    return _keyed(old, new)
+    """The delta that turns map ``old`` into map ``new`` (empty when they are the same). Two views of one seat mostly
+    hold the same keys in the same order, and where one holds more, they come last (a sealed card's, say): the maps
+    are walked side by side, and the keys of the longer one past the other's end are set or removed."""
+    ops: dict[str, Any] = {}
+    for (key, was), (same_key, value) in zip(old.items(), new.items()):  # noqa: B905 (a keyword: no compiled zip)
+        if key is not same_key:
+            return _keyed(old, new)
+        if was is not value:
+            op = _op(was, value)
+            if op is not None:
+                ops[key] = op
+    if len(old) != len(new):  # the shorter map's keys are the longer one's first ones: the rest are only in the longer
+        walked = min(len(old), len(new))
+        if len(new) > walked:
+            for key in list(new)[walked:]:
+                ops[key] = [SET, new[key]]
+        else:
+            for key in list(old)[walked:]:
+                ops[key] = [REMOVE]
+    return ops
 
 
 def _keyed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

@@ -170,6 +170,11 @@ def test_maps_whose_keys_differ_or_come_in_another_order() -> None:
     assert check(old, {"a": 1, "b": [1, 2], "c": {"x": 2, "y": 2, "z": 3}}) == {"c": [2, {"x": [0, 2]}]}
     assert check(old, {"c": {"x": 2, "y": 2, "z": 3}, "a": 1, "b": [1, 2]}) == {"c": [2, {"x": [0, 2]}]}
     assert check(old, {"a": 1, "b": [1, 2], "d": 4}) == {"d": [0, 4], "c": [1]}
+    # one map holds the other's keys in its order and more after them (a sealed card's, say): the extra keys are set,
+    # or removed, and the rest compared as before
+    assert check(old, {**old, "b": [1, 3], "d": 4, "e": [5]}) == {"b": [0, [1, 3]], "d": [0, 4], "e": [0, [5]]}
+    assert check({**old, "d": 4, "e": 5}, {**old, "a": 2}) == {"a": [0, 2], "d": [1], "e": [1]}
+    assert check(old, {"a": 1, "d": 4, "b": [1, 2], "c": old["c"]}) == {"d": [0, 4]}  # a key between: looked up
     made = {"".join(key): value for key, value in old.items()}  # equal keys, other objects
     assert all(key is not twin for key, twin in zip(old, made, strict=True))
     assert check(old, {**made, "a": 2}) == {"a": [0, 2]}
