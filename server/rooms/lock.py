@@ -25,10 +25,20 @@ class RoomLock:
     def locked(self) -> bool:
         return self.held
 
+    def take(self) -> bool:
+        """Take the lock if it is free (True); False: it is held, and :meth:`wait` waits for it. A caller on the
+        hot path so makes no coroutine for a free lock."""
+        if self.held:
+            return False
+        self.held = True
+        return True
+
     async def __aenter__(self) -> None:
-        if not self.held:
-            self.held = True
-            return
+        if not self.take():
+            await self.wait()
+
+    async def wait(self) -> None:
+        """Wait in line for the held lock: it is this caller's on return."""
         loop = self.loop
         if loop is None:
             loop = self.loop = asyncio.get_running_loop()

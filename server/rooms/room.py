@@ -538,7 +538,10 @@ class Room:
     async def decide(self, conn: Peer, token: str, version: int, decision: Decision, re: int) -> bool:
         """Check, apply, persist, and only then tell every watcher what it may see. True when the decision was stored
         now; False when it was one stored before, acknowledged again."""
-        async with self.lock:
+        lock = self.lock
+        if not lock.take():  # (taken as ``async with`` would, with no coroutine made for a free lock)
+            await lock.wait()
+        try:
             await self.resync()
             seat = self.seat_of(token, conn)
             if not all(self.seats):
@@ -555,6 +558,8 @@ class Room:
                     return False
                 raise
             return True
+        finally:
+            lock.release()
 
     def _current(self, seat: Seat, version: int, decision: Decision) -> None:
         """Refuse a decision for a finished match, a server-only kind, or a version outside ``opened..current``."""

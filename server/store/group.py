@@ -83,12 +83,13 @@ class Group:
         """One Redis over plain TCP or a Unix socket, in RESP2: commits go through a :class:`Link` of their own."""
         self.link: Link | None = None
 
-    async def __call__(self, keys: list[Any], args: list[Any]) -> Any:
+    def __call__(self, keys: list[Any], args: list[Any]) -> asyncio.Future[Any]:
+        """Queue a call of the script; the future holds its reply (awaited as it is: no coroutine of its own)."""
         future: asyncio.Future[Any] = self._queued()
         self.pending.append((keys, args, future))
-        return await future
+        return future
 
-    async def carry(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+    def carry(self, commands: list[tuple[Any, ...]]) -> asyncio.Future[list[Any]]:
         """Write ``commands`` with the next batch (at once when none is in flight); their replies in order, an error
         reply as its exception. The script calls of making and seating rooms so share a batch's write and Redis's
         fsync of it, rather than costing their own. On one plain Redis, without ``replicas`` (whose ``WAIT`` is for
@@ -96,7 +97,7 @@ class Group:
         assert self.plain and not self.replicas, "commands are carried on one plain Redis's link, with no WAIT"
         future: asyncio.Future[list[Any]] = self._queued()
         self.carried.append((commands, future))
-        return await future
+        return future
 
     def _queued(self) -> asyncio.Future[Any]:
         """The future of a call the caller queues now, with the drain started if none runs (it first yields, so the

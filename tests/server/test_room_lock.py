@@ -30,6 +30,32 @@ async def test_holders_take_turns_in_the_order_they_came() -> None:
         assert lock.locked()
 
 
+async def test_take_holds_a_free_lock_at_once_and_wait_keeps_the_line_with_async_with() -> None:
+    """``take`` (the decision path's, with no coroutine made) holds a free lock and refuses a held one; ``wait`` then
+    waits in the same line as ``async with``, handed the lock in turn."""
+    lock = RoomLock()
+    order: list[str] = []
+    assert lock.take() and lock.locked()
+    assert not lock.take()
+
+    async def hold(name: str) -> None:
+        async with lock:
+            order.append(name)
+
+    async def wait(name: str) -> None:
+        await lock.wait()
+        order.append(name)
+        lock.release()
+
+    waiters = [asyncio.ensure_future(hold("first")), asyncio.ensure_future(wait("second")),
+               asyncio.ensure_future(hold("third"))]
+    await asyncio.sleep(0)
+    assert order == []
+    lock.release()
+    await asyncio.gather(*waiters)
+    assert order == ["first", "second", "third"] and not lock.locked()
+
+
 async def test_a_newcomer_does_not_pass_a_waiter_the_lock_was_handed_to() -> None:
     lock = RoomLock()
     order: list[str] = []
