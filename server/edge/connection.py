@@ -26,7 +26,7 @@ import contextlib
 import logging
 import socket
 import struct
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from websockets.asyncio.connection import broadcast
@@ -300,20 +300,20 @@ class Inbox:
         return request
 
 
-async def next_request(ws: Socket) -> str | bytes | None:
+def next_request(ws: Socket) -> Awaitable[str | bytes | None]:
     """A connection's next message, from its inbox or websockets' queue, in the order the client sent them
     (see :class:`Inbox`); None: the inbox closed while it was awaited (ask again). Raises ConnectionClosed as
-    ``recv`` does."""
+    ``recv`` does. The caller awaits the inbox's (or websockets') own coroutine: no coroutine of its own a request."""
     inbox = ws.inbox
     if inbox is None:
-        return await ws.recv()
+        return ws.recv()
     if inbox.closed:
-        return await (inbox.take() if inbox.held else ws.recv())
+        return inbox.take() if inbox.held else ws.recv()
     if inbox.behind:  # what websockets' queue held when it opened came first (nothing joins it while it is open)
         if ws.queued():
-            return await ws.recv()
+            return ws.recv()
         inbox.behind = False
-    return await inbox.take()
+    return inbox.take()
 
 
 _warned: set[str] = set()

@@ -542,7 +542,8 @@ class Room:
         if not lock.take():  # (taken as ``async with`` would, with no coroutine made for a free lock)
             await lock.wait()
         try:
-            await self.resync()
+            if self.suspect:
+                await self.resync()
             seat = self.seat_of(token, conn)
             if not all(self.seats):
                 waiting = sum(1 for s in self.seats if s is None)
