@@ -34,11 +34,12 @@ class RoomLock:
         return True
 
     async def __aenter__(self) -> None:
-        if not self.take():
-            await self.wait()
+        await self.wait()
 
     async def wait(self) -> None:
-        """Wait in line for the held lock: it is this caller's on return."""
+        """Take the lock, waiting in line while it is held: it is this caller's on return."""
+        if self.take():
+            return
         loop = self.loop
         if loop is None:
             loop = self.loop = asyncio.get_running_loop()

@@ -54,6 +54,8 @@ async def test_take_holds_a_free_lock_at_once_and_wait_keeps_the_line_with_async
     lock.release()
     await asyncio.gather(*waiters)
     assert order == ["first", "second", "third"] and not lock.locked()
+    await lock.wait()  # free: taken at once
+    assert lock.locked()
 
 
 async def test_a_newcomer_does_not_pass_a_waiter_the_lock_was_handed_to() -> None:
