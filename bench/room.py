@@ -43,24 +43,20 @@ from server.store.store import RoomRecord
 __all__ = ["Keeps", "Report", "Watcher", "run"]
 
 
+async def _nothing(*_: Any, **__: Any) -> None:
+    """Any call of :class:`Keeps`: answered at once, nothing kept."""
+    return None
+
+
 class Keeps:
     """A store that keeps nothing: every call is answered at once (the room's own work is what is timed). What a
-    decision and a match's end call are methods of their own: the catch-all below costs a formatted AttributeError
-    and a function made for each call, which a server's store does not."""
+    decision and a match's end call are found on the class; any other name goes through ``__getattr__``, at the cost
+    of a formatted AttributeError a call, which a server's store does not pay."""
 
-    async def commit(self, *_: Any, **__: Any) -> None:
-        return None
-
-    async def done(self, *_: Any, **__: Any) -> None:
-        return None
-
-    async def add_score(self, *_: Any, **__: Any) -> None:
-        return None
+    commit = done = add_score = staticmethod(_nothing)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        async def nothing(*_: Any, **__: Any) -> None:
-            return None
-        return nothing
+        return _nothing
 
 
 class Watcher(Peer):
