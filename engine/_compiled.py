@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["BESIDE", "BUILD", "GROUP", "MODULES", "PACKAGE", "STAMP", "active", "install", "sources_digest", "stale"]
+__all__ = ["BESIDE", "BUILD", "GROUP", "MODULES", "NATIVE", "PACKAGE", "STAMP", "active", "install", "sources_digest", "stale"]
 
 MODULES = (
     "engine.interface",
@@ -59,8 +59,12 @@ through, and the packer of the commands every commit sends Redis (``server.store
 ``server.rooms`` and ``server.store`` import the engine before any of their modules, so the importer below is in place
 whatever a process imports first). Compiled code calls the compiled modules' functions and methods directly:
 what a test patches it finds in an interpreted module (a store's method, a name the room imports from one)."""
+NATIVE = {"protocol._cdelta": "protocol/_cdelta.c"}
+"""Modules written in C, by name with their source's path from the package's parent: built beside the compiled
+ones, with the same compiler and flags. ``protocol._cdelta`` makes the view deltas ``protocol.delta.walk`` makes,
+without the objects the interpreter's walk makes."""
 BESIDE = ("protocol/delta.py", "server/rooms/clock.py", "server/rooms/history.py", "server/rooms/snapshots.py",
-          "server/rooms/room.py", "server/store/resp.py")
+          "server/rooms/room.py", "server/store/resp.py", *NATIVE.values())
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""
 GROUP = "cardroom_engine"
 """mypyc's group name: the shared library every compiled module's shim loads is ``cardroom_engine__mypyc``."""
@@ -98,7 +102,7 @@ def abi() -> str:
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def built_files(build: Path, modules: Sequence[str] = MODULES) -> dict[str, Path]:
+def built_files(build: Path, modules: Sequence[str] = (*MODULES, *NATIVE)) -> dict[str, Path]:
     """Each module of the build (and the shared library) by name, with the file that holds it."""
     suffix = abi()
     files = {f"{GROUP}__mypyc": build / f"{GROUP}__mypyc{suffix}"}
@@ -117,7 +121,7 @@ def stale(build: Path = BUILD, package: Path = PACKAGE) -> str | None:
         return f"its stamp is unreadable ({exc})"
     if stamp.get("abi") != abi():
         return f"it was built for {stamp.get('abi')}, not {abi()}"
-    if stamp.get("modules") != list(MODULES):
+    if stamp.get("modules") != list(MODULES) or stamp.get("native") != list(NATIVE):
         return "it holds other modules than the ones compiled now"
     missing = [str(path) for path in built_files(build).values() if not path.is_file()]
     if missing:

@@ -14,11 +14,12 @@ says which:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
 
-__all__ = ["DeltaError", "apply", "diff", "same"]
+__all__ = ["DeltaError", "apply", "diff", "same", "walk"]
 
 SET, REMOVE, MAP, SPLICE, ITEMS = 0, 1, 2, 3, 4
 SHORT = 4
@@ -45,10 +46,32 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _native() -> Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None:
+    """``protocol._cdelta``'s diff, the same walk in C, when the compiled build holds it (it packs through
+    :data:`_size` what it does not know); else None."""
+    try:
+        from protocol import _cdelta
+    except ImportError:
+        return None
+    _cdelta.set_packer(_size)
+    return _cdelta.diff
+
+
+_NATIVE = _native()
+
+
 def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The delta that turns map ``old`` into map ``new`` (empty when they are the same). Two views of one seat mostly
-    hold the same keys in the same order, and where one holds more, they come last (a sealed card's, say): the maps
-    are walked side by side, and the keys of the longer one past the other's end are set or removed."""
+    """The delta that turns map ``old`` into map ``new`` (empty when they are the same): :func:`walk`'s, made in C
+    when the compiled build is there."""
+    if _NATIVE is not None:
+        return _NATIVE(old, new)
+    return walk(old, new)
+
+
+def walk(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """:func:`diff` in Python. Two views of one seat mostly hold the same keys in the same order, and where one holds
+    more, they come last (a sealed card's, say): the maps are walked side by side, and the keys of the longer one
+    past the other's end are set or removed."""
     ops: dict[str, Any] = {}
     for (key, was), (same_key, value) in zip(old.items(), new.items()):  # noqa: B905 (a keyword: no compiled zip)
         if key is not same_key:
@@ -69,7 +92,7 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def _keyed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """:func:`diff` of maps whose keys differ, or come in another order: each key looked up."""
+    """:func:`walk` of maps whose keys differ, or come in another order: each key looked up."""
     ops: dict[str, Any] = {}
     added = 0
     for key, value in new.items():
@@ -102,7 +125,7 @@ def _op(old: Any, new: Any) -> list[Any] | None:
         if len(new) > 2 and 2 * _changed(old, new) > len(new):
             # most of the map is new (a duel fought since the last view, say): set whole, not looked into
             return None if old == new and _size(old) == _size(new) else [SET, new]
-        delta = diff(old, new)
+        delta = walk(old, new)
         return [MAP, delta] if delta else None
     if kind is list:
         return _list_op(old, new)

@@ -38,18 +38,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = """
 import sys
-from setuptools import Distribution
+from setuptools import Distribution, Extension
 from mypyc.build import mypycify
 
-work, group = sys.argv[1], sys.argv[2]
-extensions = mypycify(["--config-file", work + "/mypy.ini", "--cache-dir", work + "/cache", *sys.argv[3:]],
+work, group, native = sys.argv[1], sys.argv[2], sys.argv[3]
+extensions = mypycify(["--config-file", work + "/mypy.ini", "--cache-dir", work + "/cache", *sys.argv[4:]],
                       opt_level="3", group_name=group, target_dir=work + "/c")
+for spec in filter(None, native.split(",")):
+    name, source = spec.split("=")
+    extensions.append(Extension(name, [source], extra_compile_args=["-O3"]))
 dist = Distribution({"name": "cardroom-engine", "ext_modules": extensions, "script_args": [
     "build_ext", "--build-lib", work + "/lib", "--build-temp", work + "/obj"]})
 dist.parse_command_line()
 dist.run_commands()
 """
-"""Run in a child interpreter from the package's parent directory (so the modules are named ``engine.*``)."""
+"""Run in a child interpreter from the package's parent directory (so the modules are named ``engine.*``): the
+mypyc group, and the modules written in C (``name=source``, comma-separated)."""
 
 CHECK = """
 from engine import _compiled
@@ -59,6 +63,7 @@ import engine.rng
 assert engine.rng.__file__.endswith(_compiled.abi()), engine.rng.__file__
 import protocol.delta
 assert protocol.delta.__file__.endswith(_compiled.abi()), protocol.delta.__file__
+assert protocol.delta._NATIVE is not None
 import server.rooms.room
 assert server.rooms.room.__file__.endswith(_compiled.abi()), server.rooms.room.__file__
 """
@@ -102,7 +107,8 @@ def trainable(root: Path) -> bool:
     return all((root / Path(*module.split("."))).with_suffix(".py").is_file() for module, *_ in TRAINING)
 
 
-def compile_into(work: Path, group: str, paths: list[str], root: Path, flags: str = "") -> subprocess.CompletedProcess[str]:
+def compile_into(work: Path, group: str, paths: list[str], native_sources: dict[str, str], root: Path,
+                 flags: str = "") -> subprocess.CompletedProcess[str]:
     """One compile of ``paths`` into ``work`` (``lib`` and ``obj`` made anew), with ``flags`` added to the C
     compiler's and the linker's."""
     for part in ("lib", "obj"):
@@ -111,14 +117,15 @@ def compile_into(work: Path, group: str, paths: list[str], root: Path, flags: st
     if flags:
         env["CFLAGS"] = f"{env.get('CFLAGS', '')} {flags}".strip()
         env["LDFLAGS"] = f"{env.get('LDFLAGS', '')} {flags}".strip()
-    return subprocess.run([sys.executable, "-c", CHILD, str(work), group, *paths], cwd=root, env=env,
+    native = ",".join(f"{name}={source}" for name, source in native_sources.items())
+    return subprocess.run([sys.executable, "-c", CHILD, str(work), group, native, *paths], cwd=root, env=env,
                           capture_output=True, text=True)
 
 
 def assemble(work: Path, into: Path, compiled: ModuleType) -> None:
     """Copy the compiled files of ``work``'s last compile into the build directory ``into`` (``compiled``: the
     package's ``_compiled``, which names them)."""
-    for target in compiled.built_files(into, compiled.MODULES).values():
+    for target in compiled.built_files(into).values():
         source = work / "lib" / target.relative_to(into)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
@@ -176,8 +183,9 @@ def build(args: argparse.Namespace) -> int:
         pgo = not args.no_pgo and gcc(cc) and trainable(root)
         mypy_version = subprocess.run([sys.executable, "-c", "import mypy.version; print(mypy.version.__version__)"],
                                       capture_output=True, text=True).stdout.strip()
-        stamp = {"sources": before, "abi": compiled.abi(), "modules": list(modules), "mypy": mypy_version}
-        made = compile_into(work, compiled.GROUP, paths, root,
+        stamp = {"sources": before, "abi": compiled.abi(), "modules": list(modules), "native": list(compiled.NATIVE),
+                 "mypy": mypy_version}
+        made = compile_into(work, compiled.GROUP, paths, compiled.NATIVE, root,
                             f"-fprofile-generate={profile} -fprofile-update=atomic" if pgo else "")
         if made.returncode == 0 and pgo:
             say(args.quiet, "profiling the instrumented build on random matches, then compiling it again with the profile")
@@ -185,13 +193,14 @@ def build(args: argparse.Namespace) -> int:
             if not trained:
                 print("build-engine: the profiling run failed (its last lines above); compiling without a profile",
                       file=sys.stderr, flush=True)
-            made = compile_into(work, compiled.GROUP, paths, root, f"-fprofile-use={profile} -fprofile-correction "
-                                "-Wno-missing-profile -Wno-error=coverage-mismatch" if trained else "")
+            made = compile_into(work, compiled.GROUP, paths, compiled.NATIVE, root,
+                                f"-fprofile-use={profile} -fprofile-correction -Wno-missing-profile "
+                                "-Wno-error=coverage-mismatch" if trained else "")
             if trained and made.returncode != 0:  # the profile did not fit what was compiled again: a plain build
                 print("build-engine: the compile with the profile failed; compiling without one", file=sys.stderr,
                       flush=True)
                 trained = False
-                made = compile_into(work, compiled.GROUP, paths, root)
+                made = compile_into(work, compiled.GROUP, paths, compiled.NATIVE, root)
             stamp["profiled"] = trained
         if made.returncode != 0:
             tail = "\n".join((made.stdout + made.stderr).strip().splitlines()[-25:])

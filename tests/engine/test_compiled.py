@@ -41,7 +41,7 @@ def fake_build(root: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"")
     stamp = {"sources": _compiled.sources_digest(root / "engine"), "abi": _compiled.abi(),
-             "modules": list(_compiled.MODULES)}
+             "modules": list(_compiled.MODULES), "native": list(_compiled.NATIVE)}
     (build / _compiled.STAMP).write_text(json.dumps(stamp))
 
 
@@ -129,11 +129,13 @@ def test_an_edited_module_beside_the_engine_makes_the_build_stale(tmp_path: Path
                                    "server.edge.app", "client.connection"])
 def test_the_compiled_deltas_and_room_load_whatever_is_imported_first(first: str) -> None:
     """``protocol``, ``server.rooms`` and ``server.store`` import the engine (which installs the build's importer)
-    before any of their modules: a fresh build's compiled ``protocol.delta``, clocks, room and Redis packer are the
-    ones a process runs, the server's (which imports the client library's browser page before the engine) included."""
+    before any of their modules: a fresh build's compiled ``protocol.delta`` (making its deltas in C), clocks, room
+    and Redis packer are the ones a process runs, the server's (which imports the client library's browser page
+    before the engine) included."""
     ran = run(ROOT, f"import {first}, engine._compiled as c, protocol.delta as d, server.rooms.clock as k, "
-                    "server.rooms.room as r, server.store.resp as p; "
-                    "print(c.active(), d.__file__, k.__file__, r.__file__, p.__file__)")
+                    "server.rooms.room as r, server.store.resp as p, protocol._cdelta as n; "
+                    "assert d._NATIVE is n.diff; "
+                    "print(c.active(), d.__file__, k.__file__, r.__file__, p.__file__, n.__file__)")
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split()[0] == "compiled", ran.stdout
     assert all(path.endswith(_compiled.abi()) for path in ran.stdout.split()[1:]), ran.stdout

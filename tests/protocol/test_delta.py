@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import msgpack
 import pytest
 
 from engine import registry
-from protocol.delta import DeltaError, apply, diff, same
+from protocol.delta import DeltaError, apply, diff, same, walk
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
 
@@ -22,9 +23,10 @@ def wire(value: Any) -> Any:
     return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False)
 
 
-def check(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The delta, after checking that a client holding ``old`` rebuilds exactly ``new`` from it."""
-    delta = diff(old, new)
+def check(old: dict[str, Any], new: dict[str, Any], make: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] = diff,
+          ) -> dict[str, Any]:
+    """The delta (``make``'s), after checking that a client holding ``old`` rebuilds exactly ``new`` from it."""
+    delta = make(old, new)
     held = wire(old)
     rebuilt = apply(held, wire(delta))
     assert same(rebuilt, wire(new))
@@ -110,7 +112,7 @@ def test_only_changes_are_sent_and_true_is_not_one() -> None:
 def test_parts_two_views_share_are_packed_at_most_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Successive views share the parts that did not change (cards, piles): a delta finds them by identity and
     packs only what differs (and the changed list once, to weigh it against sending it whole), not every item of
-    both lists to compare them."""
+    both lists to compare them. (The Python walk: the one in C reckons sizes without packing.)"""
     import protocol.delta as delta
 
     packed: list[int] = []
@@ -120,14 +122,14 @@ def test_parts_two_views_share_are_packed_at_most_once(monkeypatch: pytest.Monke
     drawn = {"text": "card 99", "rules": "", "level": 99}
     old = {"discard": pile, "deck": 20}
     new = {"discard": [*pile, drawn], "deck": 19}
-    assert check(old, new) == {"discard": [3, [40, 0, [drawn]]], "deck": [0, 19]}
+    assert check(old, new, walk) == {"discard": [3, [40, 0, [drawn]]], "deck": [0, 19]}
     assert sum(packed) < 1.5 * len(pack(new["discard"]))
 
 
 def test_a_hand_with_one_card_changed_is_patched_without_packing_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hand (nested in the view's ``hands``) where one card of ten changed, or one left and one came: the card's
     patch, or the new card, is all that is packed; neither the hand nor the hands are packed to weigh the delta
-    against sending them whole (each patch of a map is at most the map and a few bytes)."""
+    against sending them whole (each patch of a map is at most the map and a few bytes). (The Python walk, as above.)"""
     import protocol.delta as delta
 
     packed: list[int] = []
@@ -137,16 +139,16 @@ def test_a_hand_with_one_card_changed_is_patched_without_packing_the_hand(monkey
     old = {"hands": [{"count": 10, "cards": cards}, {"count": 9}]}
     cooled = {**cards[4], "cooldown": 2}
     new = {"hands": [{"count": 10, "cards": [*cards[:4], cooled, *cards[5:]]}, {"count": 9}]}
-    assert check(old, new) == {"hands": [4, [0, [2, {"cards": [4, [4, [2, {"cooldown": [0, 2]}]]]}]]]}
+    assert check(old, new, walk) == {"hands": [4, [0, [2, {"cards": [4, [4, [2, {"cooldown": [0, 2]}]]]}]]]}
     assert sum(packed) < len(pack(cooled)), "only the patch was packed"
     packed.clear()
     drawn = {"text": "Lvl.9 Holy Dragon", "rules": "", "level": 9, "cooldown": 0, "rally": []}
     new = {"hands": [{"count": 10, "cards": [*cards[:3], *cards[4:], drawn]}, {"count": 9}]}
-    assert check(old, new) == {"hands": [4, [0, [2, {"cards": [3, [3, 1, [], 10, 0, [drawn]]]}]]]}
+    assert check(old, new, walk) == {"hands": [4, [0, [2, {"cards": [3, [3, 1, [], 10, 0, [drawn]]]}]]]}
     assert sum(packed) < 3 * len(pack(drawn)), "the drawn card and the patch were packed, not the hand"
     packed.clear()
     new = {"hands": [{"count": 10, "cards": [*cards[:4], cooled, *cards[5:]]}, {"count": 10}]}  # the other drew
-    assert check(old, new) == {"hands": [4, [0, [2, {"cards": [4, [4, [2, {"cooldown": [0, 2]}]]]}], 1,
+    assert check(old, new, walk) == {"hands": [4, [0, [2, {"cards": [4, [4, [2, {"cooldown": [0, 2]}]]]}], 1,
                                                  [2, {"count": [0, 10]}]]]}
     assert sum(packed) < len(pack(cooled)), "both hands changed: their patches, not the hands, were packed"
 
