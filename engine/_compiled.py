@@ -59,10 +59,11 @@ through, and the packer of the commands every commit sends Redis (``server.store
 ``server.rooms`` and ``server.store`` import the engine before any of their modules, so the importer below is in place
 whatever a process imports first). Compiled code calls the compiled modules' functions and methods directly:
 what a test patches it finds in an interpreted module (a store's method, a name the room imports from one)."""
-NATIVE = {"protocol._cdelta": "protocol/_cdelta.c"}
+NATIVE = {"protocol._cdelta": "protocol/_cdelta.c", "protocol._cpack": "protocol/_cpack.c"}
 """Modules written in C, by name with their source's path from the package's parent: built beside the compiled
 ones, with the same compiler and flags. ``protocol._cdelta`` makes the view deltas ``protocol.delta.walk`` makes,
-without the objects the interpreter's walk makes."""
+without the objects the interpreter's walk makes; ``protocol._cpack`` packs a broadcast's frames, the parts they
+share once (``protocol.packing.Shared``)."""
 BESIDE = ("protocol/delta.py", "server/rooms/clock.py", "server/rooms/history.py", "server/rooms/snapshots.py",
           "server/rooms/room.py", "server/store/resp.py", *NATIVE.values())
 """The compiled modules outside the engine package, by path from the package's parent: part of the stamp."""

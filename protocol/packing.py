@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-__all__ = ["pack", "packer"]
+__all__ = ["Shared", "pack", "packer"]
 
 
 def packer(fast: bool = True) -> Callable[[Any], bytes]:
@@ -38,3 +38,37 @@ def packer(fast: bool = True) -> Callable[[Any], bytes]:
 
 pack = packer()
 """Pack one value (``ormsgpack`` where installed)."""
+
+
+def _native() -> Callable[[], Any] | None:
+    """``protocol._cpack``'s Packer when the compiled build holds it, else None."""
+    try:
+        from protocol._cpack import Packer
+    except ImportError:
+        return None
+    return Packer
+
+
+_NATIVE = _native()
+
+
+class Shared:
+    """What the frames of one broadcast are packed with: a map or list several of them hold (the very same object:
+    the events every seat is told alike, the clocks, the cards both seats' deltas add to the pile) is packed once and
+    its bytes copied after (``protocol._cpack``, when the compiled build has it; else each frame is packed whole by
+    :data:`pack`, to the same bytes). What was packed must not change until :meth:`close`, which lets go of it: a
+    broadcast makes one and closes it at its end."""
+
+    def __init__(self) -> None:
+        self._packer = _NATIVE() if _NATIVE is not None else None
+
+    def pack(self, value: Any) -> bytes:
+        if self._packer is not None:
+            packed: bytes | None = self._packer.pack(value)
+            if packed is not None:
+                return packed
+        return pack(value)  # a value the C packer does not take (keys other than str, say): packed as ever
+
+    def close(self) -> None:
+        if self._packer is not None:
+            self._packer.close()

@@ -15,7 +15,7 @@ from engine.interface import Decision, Event, Outcome, Seat, redact_all
 from engine.rules_game import RulesGame
 from protocol import ErrorCode, Fields, ProtocolError, encode
 from protocol.delta import diff
-from protocol.packing import pack
+from protocol.packing import Shared, pack
 from server.errors import Fenced, StoreMissing, Unreplicated
 from server.ops import metrics
 from server.players import standings
@@ -477,15 +477,16 @@ class Room:
 
     def view_frame(self, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
                    recent: list[dict[str, Any]] | None = None, base: tuple[int, dict[str, Any]] | None = None,
-                   live: dict[str, Any] | None = None) -> bytes:
+                   live: dict[str, Any] | None = None, packer: Shared | None = None) -> bytes:
         """The seat's ``view`` frame: its whole view, or (``base``) the delta from the view of that version; ``live``,
-        the clocks and spectators when the caller read them for several frames at once."""
+        the clocks and spectators when the caller read them for several frames at once; ``packer``, a broadcast's,
+        which packs the parts its frames share once."""
         message = self._view_fields(seat, events, base)
         message["re"] = re
         message.update(live or self._live_fields())
         if recent is not None:
             message["recent"] = recent
-        return encode(message)
+        return encode(message) if packer is None else packer.pack(message)
 
     def _view_fields(self, seat: Seat | None, events: list[dict[str, Any]],
                      base: tuple[int, dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -522,9 +523,10 @@ class Room:
 
     def send_view(self, conn: Peer, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
                   recent: list[dict[str, Any]] | None = None, whole: bool = False,
-                  live: dict[str, Any] | None = None) -> None:
+                  live: dict[str, Any] | None = None, packer: Shared | None = None) -> None:
         """Send ``conn`` the seat's view frame: a delta if it asked for them and holds a base, unless ``whole``."""
-        conn.send(self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live))
+        conn.send(self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live,
+                                  packer))
         self.sent(conn, seat)
 
     def send_entry(self, conn: Peer, seat: Seat | None, re: int) -> None:
@@ -868,13 +870,14 @@ class Room:
         over = self.over_frame() if evs or ended else None
         answered = False
         live = self._live_fields()  # read once: every frame of this broadcast is sent in the same turn of the loop
+        packer = Shared()  # the parts the frames share (the events told alike, the clocks, the pile's new cards) once
         redacted: dict[Seat | None, list[dict[str, Any]]] = {}
         for conn, seat in list(self.watchers.items()):
             told = redacted.get(seat)
             if told is None:
                 told = redacted[seat] = redact_all(evs, seat)
             if conn is decider and (decider_seat is None or seat == decider_seat):
-                self.send_view(conn, seat, told, re, live=live)
+                self.send_view(conn, seat, told, re, live=live, packer=packer)
                 answered = True
             elif not conn.deltas:  # whole views (a thousand spectators, say): one frame per seat, sent below
                 whole.setdefault((seat, type(conn)), []).append(conn)
@@ -885,7 +888,7 @@ class Room:
                 key = seat, None if held is None else id(held)
                 made = frames.get(key)
                 if made is None or made[0] is not held:
-                    made = frames[key] = held, self.view_frame(seat, told, None, None, base, live)
+                    made = frames[key] = held, self.view_frame(seat, told, None, None, base, live, packer)
                 conn.send(made[1])
                 self.sent(conn, seat)
             if over is not None:
@@ -894,14 +897,15 @@ class Room:
         for (seat, kind), conns in whole.items():  # nothing kept for them
             frame = made_whole.get(seat)
             if frame is None:
-                frame = made_whole[seat] = self.view_frame(seat, redacted[seat], None, None, None, live)
+                frame = made_whole[seat] = self.view_frame(seat, redacted[seat], None, None, None, live, packer)
             kind.send_all(conns, frame)
             if over is not None:
                 kind.send_all(conns, over)
         if decider is not None and decider_seat is not None and not answered:
-            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live)
+            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live, packer=packer)
             if over is not None:
                 decider.send(over)
+        packer.close()  # (on an error before it, the packer lets go of the parts when it is dropped)
         self.patches.clear()
         for event in evs:  # what each was told is encoded: kept with the history, it would only add to the heap
             event.told = None

@@ -2,6 +2,7 @@
 either way (protocol/packing.py)."""
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -77,3 +78,75 @@ def test_every_state_of_random_matches_packs_alike(name: str) -> None:
             seat, decision = rng.choice([(s, d) for s in range(game.players) for d in game.legal(state, s)])
             state, _ = game.apply(state, seat, decision)
     assert checked > 50
+
+
+try:
+    cpack: Any = importlib.import_module("protocol._cpack")
+except ImportError:
+    cpack = None
+
+needs_c = pytest.mark.skipif(cpack is None, reason="no compiled build: protocol._cpack is not built")
+
+
+def str_keys_only(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(isinstance(k, str) for k in value) and all(str_keys_only(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(str_keys_only(v) for v in value)
+    return True
+
+
+@needs_c
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_the_c_packer_packs_as_msgpack_or_leaves_it(value: Any) -> None:
+    """Maps with str keys and every scalar the protocol holds: msgpack's bytes; a map with other keys: None (the
+    caller packs it as before), and nothing of it remembered."""
+    packer = cpack.Packer()
+    packed = packer.pack(value)
+    if str_keys_only(value):
+        assert packed == msgpack.packb(value)
+    else:
+        assert packed is None and packer.parts() == 0
+    assert packing.Shared().pack(value) == msgpack.packb(value)
+
+
+@needs_c
+def test_parts_frames_share_are_packed_once_and_let_go_on_close() -> None:
+    """The frames of one broadcast hold the same objects (the events told alike, the clocks, the pile's new cards):
+    each is packed once and copied after, each frame still msgpack's bytes; ``close`` lets go of them."""
+    card = {"text": "Lvl.3 Fire Pirate {3}", "kind": "creature", "level": 3, "rally": []}
+    events = [{"kind": "reveal", "text": "Revealed.", "cards": [card, card]}]
+    clock = {"seats": [{"left": 30.0, "bank": 60.0}, {"left": None, "bank": 55.5}], "limits": {"move": 30}}
+    frames = [{"t": "view", "seat": seat, "delta": {"discard": [3, [4, 0, [card]]], "hp": [0, [30 - seat, 28]]},
+               "events": events, "clock": clock} for seat in (0, 1)]
+    held = sys.getrefcount(card), sys.getrefcount(events), sys.getrefcount(clock)
+    packer = cpack.Packer()
+    for frame in frames:
+        assert packer.pack(frame) == msgpack.packb(frame)
+    assert packer.parts() > 0
+    assert sys.getrefcount(card) > held[0], "a part packed is held while the packer may copy it"
+    refused = {"events": events, "seats": {0: "ann"}}
+    before = packer.parts()
+    assert packer.pack(refused) is None and packer.parts() == before, "a frame not packed leaves nothing behind"
+    del refused
+    assert packer.pack(frames[0]) == msgpack.packb(frames[0])
+    packer.close()
+    assert packer.parts() == 0
+    assert (sys.getrefcount(card), sys.getrefcount(events), sys.getrefcount(clock)) == held
+
+
+@needs_c
+def test_a_part_met_again_in_the_same_frame_is_copied() -> None:
+    face = {"text": "Lvl.1 Holy Wolf {2}", "kind": "creature", "level": 1, "tribe": "Wolf"}
+    frame = {"discard": [face, face], "last_duel": {"cards": [face, {"text": "other"}]}, "again": [face]}
+    packer = cpack.Packer()
+    assert packer.pack(frame) == msgpack.packb(frame) == packer.pack(frame)
+
+
+def test_without_the_c_packer_a_broadcast_packs_each_frame_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packing, "_NATIVE", None)
+    shared = packing.Shared()
+    frame = {"t": "view", "events": [{"kind": "x"}], "keyed": {1: b"\x00"}}
+    assert shared.pack(frame) == msgpack.packb(frame)
+    shared.close()
