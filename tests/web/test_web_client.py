@@ -133,8 +133,9 @@ async def test_a_whole_match_on_a_desktop_against_a_terminal_player(
                 if await me.move(state):
                     continue
                 screen = next(s for s in app.screen_stack if isinstance(s, MatchScreen))
-                if screen.version != pressed and await terminal_move(app, pilot):
-                    pressed = screen.version
+                seen = screen.version  # read before the keys: the reply to them may arrive while they are pressed
+                if seen != pressed and await terminal_move(app, pilot):
+                    pressed = seen
                 else:
                     await pilot.pause(0.05)
             state = await me.table()
