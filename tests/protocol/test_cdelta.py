@@ -5,7 +5,6 @@ msgpack's. Without the compiled build there is nothing to compare: these are ski
 from __future__ import annotations
 
 import enum
-import importlib
 import random
 from typing import Any
 
@@ -14,14 +13,10 @@ import pytest
 
 from engine import _compiled, registry
 from protocol import delta
-from tests.protocol.test_delta import mutate, random_value
+from tests.protocol.native import native
+from tests.protocol.test_delta import mutate, random_value, successive_views
 
-try:
-    cdelta: Any = importlib.import_module("protocol._cdelta")
-except ImportError:
-    cdelta = None
-
-needs_c = pytest.mark.skipif(cdelta is None, reason="no compiled build: protocol._cdelta is not built")
+cdelta, needs_c = native("_cdelta")
 
 
 def packed(value: Any) -> bytes:
@@ -48,24 +43,9 @@ def test_the_compiled_build_makes_deltas_in_c() -> None:
 @pytest.mark.parametrize("game", sorted(registry.GAMES))
 def test_every_view_of_random_matches(game: str) -> None:
     """Every seat's and a spectator's view after each decision, from the view before it (and from the first)."""
-    rules = registry.GAMES[game]
-    for seed in range(8):
-        rng = random.Random(seed)
-        state = rules.setup({}, 2000 + seed)
-        seats = [*range(rules.seats({})), None]
-        views = {seat: rules.view(state, seat) for seat in seats}
-        first = dict(views)
-        for _ in range(200):
-            movers = [s for s in seats if s is not None and rules.legal(state, s)]
-            if rules.outcome(state) is not None or not movers:
-                break
-            seat = rng.choice(movers)
-            state, _ = rules.apply(state, seat, rng.choice(list(rules.legal(state, seat))))
-            for watcher in seats:
-                now = rules.view(state, watcher)
-                same_delta(views[watcher], now)
-                same_delta(first[watcher], now)
-                views[watcher] = now
+    for first, before, now in successive_views(game, range(8), 2000, 200):
+        same_delta(before, now)
+        same_delta(first, now)
 
 
 class Level(enum.IntEnum):

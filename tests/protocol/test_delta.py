@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +34,18 @@ def check(old: dict[str, Any], new: dict[str, Any], make: Callable[[dict[str, An
     return delta
 
 
-@pytest.mark.parametrize("game", sorted(registry.GAMES))
-def test_every_view_of_random_matches_rebuilds_from_the_one_before(game: str) -> None:
-    """Every seat's and a spectator's view after each decision, from the view before it."""
+def successive_views(game: str, seeds: range, first_seed: int, steps: int,
+                     ) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """For each decision of seeded random matches of ``game`` (at most ``steps`` a match), every seat's and a
+    spectator's view: the first of its match, the one before the decision, and the one after."""
     rules = registry.GAMES[game]
-    for seed in range(6):
+    for seed in seeds:
         rng = random.Random(seed)
-        state = rules.setup({}, 1000 + seed)
+        state = rules.setup({}, first_seed + seed)
         seats = [*range(rules.seats({})), None]
         views = {seat: rules.view(state, seat) for seat in seats}
-        for _ in range(150):
+        first = dict(views)
+        for _ in range(steps):
             movers = [s for s in seats if s is not None and rules.legal(state, s)]
             if rules.outcome(state) is not None or not movers:
                 break
@@ -51,8 +53,15 @@ def test_every_view_of_random_matches_rebuilds_from_the_one_before(game: str) ->
             state, _ = rules.apply(state, seat, rng.choice(list(rules.legal(state, seat))))
             for watcher in seats:
                 now = rules.view(state, watcher)
-                check(views[watcher], now)
+                yield first[watcher], views[watcher], now
                 views[watcher] = now
+
+
+@pytest.mark.parametrize("game", sorted(registry.GAMES))
+def test_every_view_of_random_matches_rebuilds_from_the_one_before(game: str) -> None:
+    """Every seat's and a spectator's view after each decision, from the view before it."""
+    for _, before, now in successive_views(game, range(6), 1000, 150):
+        check(before, now)
 
 
 def random_value(rng: random.Random, depth: int = 0) -> Any:

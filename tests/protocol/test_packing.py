@@ -2,7 +2,6 @@
 either way (protocol/packing.py)."""
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import Any
 
@@ -12,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol import packing
+from tests.protocol.native import native
 
 ormsgpack = pytest.importorskip("ormsgpack")
 
@@ -80,12 +80,7 @@ def test_every_state_of_random_matches_packs_alike(name: str) -> None:
     assert checked > 50
 
 
-try:
-    cpack: Any = importlib.import_module("protocol._cpack")
-except ImportError:
-    cpack = None
-
-needs_c = pytest.mark.skipif(cpack is None, reason="no compiled build: protocol._cpack is not built")
+cpack, needs_c = native("_cpack")
 
 
 def str_keys_only(value: Any) -> bool:
