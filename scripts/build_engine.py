@@ -1,5 +1,5 @@
-"""Compile the engine core, the view deltas and a room's decision path with mypyc into their build directory
-(``.engine-build/`` beside ``engine/``).
+"""Compile the engine core, the view deltas and a room's decision path with mypyc, and the modules written in C beside
+them (the deltas' walk, a broadcast's packer), into their build directory (``.engine-build/`` beside ``engine/``).
 
     scripts/build-engine              # compile when the build is missing or older than the sources
     scripts/build-engine --force      # compile anyway
@@ -64,11 +64,13 @@ assert engine.rng.__file__.endswith(_compiled.abi()), engine.rng.__file__
 import protocol.delta
 assert protocol.delta.__file__.endswith(_compiled.abi()), protocol.delta.__file__
 assert protocol.delta._NATIVE is not None
+import protocol.packing
+assert protocol.packing._NATIVE is not None
 import server.rooms.room
 assert server.rooms.room.__file__.endswith(_compiled.abi()), server.rooms.room.__file__
 """
-"""Run in a fresh interpreter against the new build: every game imports, and compiled, and so do the view deltas and
-the room."""
+"""Run in a fresh interpreter against the new build: every game imports, and compiled, and so do the view deltas (made
+in C) and the room, and the frames' packer in C loads."""
 
 
 TRAINING = (("bench.room", "--matches", "120"), ("bench.random_play", "--matches", "100"))
@@ -175,7 +177,8 @@ def build(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".engine-build.", dir=out.parent))
     try:
-        say(args.quiet, f"compiling {len(modules)} engine, delta and room modules with mypyc and {cc} (two or three minutes; "
+        say(args.quiet, f"compiling {len(modules)} engine, delta and room modules with mypyc, and {len(compiled.NATIVE)} "
+                        f"written in C, with {cc} (two or three minutes; "
                         "CARDROOM_COMPILE=0 skips this in scripts/serve)")
         (work / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
         root = package.parent
