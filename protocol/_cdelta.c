@@ -9,6 +9,10 @@
  * Sizes and "the same on the wire" follow msgpack's packer as delta.py's _size uses it (use_bin_type, 64-bit
  * floats). A value of a type this file does not know (anything but None, bool, int, float, str, bytes, list, tuple
  * and dict, exactly) is packed by the function given to set_packer, as delta.py would.
+ *
+ * The maps and lists are walked in place, their items borrowed: what is compared must not change them while it is
+ * compared. Views are plain data (maps, lists, str, numbers), whose comparisons run no Python code: the server
+ * passes nothing else.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
