@@ -5,7 +5,6 @@ state serialises as one int, so the same seed always replays the same match.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Sequence, TypeVar
 
 if TYPE_CHECKING:  # (an annotation only: compiled, mypyc makes it a machine integer; nothing of mypy runs)
@@ -39,15 +38,49 @@ _NATIVE: Final = _wraps(1 << 62)
 """Whether :func:`_below` may draw in machine arithmetic: the same draws, without a heap integer per step."""
 
 
-@dataclass(init=False, unsafe_hash=True, slots=True)
+_UNKNOWN: Final = -1
+"""A state not worked out yet (an RNG made by a draw in machine arithmetic knows only its word)."""
+
+
 class Rng:
-    """An immutable RNG: every draw returns the value and the next RNG (not frozen, for speed: a written
-    ``__init__``, as dataclasses' own is interpreted code even in the compiled build; nothing changes one)."""
+    """An immutable RNG: every draw returns the value and the next RNG; nothing changes one.
 
-    state: int
+    Its state is an unsigned 64-bit integer (what a game's state stores). In the compiled build a draw runs on the
+    same bits as a signed machine integer, its *word*: the state and the word are each worked out from the other
+    only when asked for, so a chain of draws (a deal, a table's turn) makes no heap integer per draw, and a table
+    that draws nothing converts nothing. Interpreted, the word is the state."""
 
-    def __init__(self, state: int) -> None:
-        self.state = state
+    _state: int
+    _word: i64
+    _worded: bool
+
+    def __init__(self, state: int, word: i64 = 0) -> None:
+        """``Rng(state)``; ``Rng(_UNKNOWN, word)`` is the RNG of a word, its state worked out when asked for."""
+        self._state = state
+        self._word = word
+        self._worded = state == _UNKNOWN
+
+    @property
+    def state(self) -> int:
+        if self._state == _UNKNOWN:
+            self._state = _unsigned(self._word)
+        return self._state
+
+    def word(self) -> i64:
+        """The state as a signed machine integer with the same bits (compiled build only: see :data:`_NATIVE`)."""
+        if not self._worded:
+            self._word = _signed(self._state)
+            self._worded = True
+        return self._word
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and self.state == other.state
+
+    def __hash__(self) -> int:
+        return hash((self.state,))
+
+    def __repr__(self) -> str:
+        return f"Rng(state={self.state})"
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
@@ -62,6 +95,9 @@ class Rng:
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform int in ``range(n)``, by rejection so no value is favoured."""
+        if _NATIVE and 0 < n < _SMALL:
+            value, s = _below_i64(self.word(), n)
+            return value, Rng(_UNKNOWN, s)
         value, state = _below(self.state, n)
         return value, Rng(state)
 
@@ -76,10 +112,14 @@ class Rng:
 
     def weighted(self, items: Sequence[T], weights: Sequence[int]) -> tuple[T, Rng]:
         """Pick one of ``items`` with integer ``weights``."""
-        roll, rng = self.below(sum(weights))
-        for item, weight in zip(items, weights, strict=False):
+        total = 0
+        for weight in weights:
+            total += weight
+        roll, rng = self.below(total)
+        for i in range(min(len(items), len(weights))):
+            weight = weights[i]
             if roll < weight:
-                return item, rng
+                return items[i], rng
             roll -= weight
         raise AssertionError("unreachable: roll exceeded total weight")
 
@@ -87,11 +127,11 @@ class Rng:
         """A Fisher-Yates shuffle of ``items``."""
         out = list(items)
         if _NATIVE and len(out) < _SMALL:
-            s = _signed(self.state)
+            s = self.word()
             for i in range(len(out) - 1, 0, -1):
                 j, s = _below_i64(s, i + 1)
                 out[i], out[j] = out[j], out[i]
-            return tuple(out), Rng(_unsigned(s))
+            return tuple(out), Rng(_UNKNOWN, s)
         state = self.state
         for i in range(len(out) - 1, 0, -1):
             j, state = _below(state, i + 1)

@@ -187,3 +187,35 @@ def test_shuffled_matches_the_reference(seed: int, size: int) -> None:
         out[i], out[j] = out[j], out[i]
     shuffled, rng = Rng(seed).shuffled(range(size))
     assert (list(shuffled), rng.state) == (out, state)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=SEEDS, steps=st.lists(st.sampled_from(["below", "choice", "weighted", "shuffled", "between"]), max_size=12),
+       n=st.integers(1, 200))
+def test_a_chain_of_draws_matches_the_reference_and_its_states(seed: int, steps: list[str], n: int) -> None:
+    """RNGs made by draws (in the compiled build, known only by their machine word until their state is asked for)
+    draw what the reference draws, report its states, and equal and hash as the RNG made from that state."""
+    rng, state = Rng(seed), seed
+    for step in steps:
+        if step == "shuffled":
+            out, rng = rng.shuffled(range(n))
+            expected = list(range(n))
+            for i in range(n - 1, 0, -1):
+                j, state = _reference_below(state, i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert list(out) == expected
+        elif step == "weighted":
+            item, rng = rng.weighted("abc", [3, n, 1])
+            roll, state = _reference_below(state, n + 4)
+            assert item == ("a" if roll < 3 else "b" if roll < 3 + n else "c")
+        elif step == "between":
+            value, rng = rng.between(5, 5 + n)
+            drawn, state = _reference_below(state, n + 1)
+            assert value == 5 + drawn
+        else:
+            drawn, state = _reference_below(state, n)
+            value, rng = rng.below(n) if step == "below" else rng.choice(range(n))
+            assert value == drawn
+        again = Rng(state)
+        assert rng == again and hash(rng) == hash(again) and repr(rng) == f"Rng(state={state})"
+    assert rng.state == state

@@ -16,7 +16,6 @@ from engine.creature_wars.state import Duel, _card_data
 from engine.fairy_meat.combat import Result
 from engine.fairy_meat.state import Combat, Fairy, Side
 from engine.interface import Event
-from engine.rng import Rng
 
 
 def _states(game: str) -> list[Any]:
@@ -43,7 +42,7 @@ def _made_again(value: Any) -> Any:
 CARD = Card(7, CardKind.CREATURE, 3, 4, tribe=Tribe.WOLF)
 SAMPLES = [
     CARD, Duel(2, (CARD, None), (7, None), 0, (0, 3), "won"), Event("play", {"text": "x"}, {0: {"a": 1}}, True),
-    Rng(99), Source(1, CARD), Fight([CARD, CARD], [5, 6], winner=1), Fairy(live=2, conditions=["web"]),
+    Source(1, CARD), Fight([CARD, CARD], [5, 6], winner=1), Fairy(live=2, conditions=["web"]),
     Side(1, hand=["3H"], trumps=["AS"]), Combat("attack", 0, 1, 2, sides=[Side(0), Side(1)]), Result([3, None], ["a"]),
 ]
 
@@ -88,7 +87,7 @@ def test_the_cards_replace_is_dataclasses_own_field_by_field() -> None:
         cards.replace(marked, lvl=3)
     duel = Duel(2, (CARD, None), (7, None), 0, (0, 3), "won")
     assert cards.replace(duel, summary="lost") == dataclasses.replace(duel, summary="lost")
-    assert cards.replace(Rng(3), state=4) == Rng(4), "a field may have any name but the value's own parameter's"
+    assert cards.replace(Source(1, CARD), owner=0) == Source(0, CARD), "any other value goes to dataclasses.replace"
 
 
 def test_a_cards_equality_and_hash_are_its_fields() -> None:
