@@ -332,17 +332,22 @@ _HEAD64 = struct.Struct("!BBQ")
 """A websocket frame's first two bytes and its length in 16 or 64 bits (the payload's length is 126 or more)."""
 
 
-def _free(conn: Connection) -> bool:
-    """Nothing queued or being sent before a new frame (``queued``, the outbox's bytes, is 0 while it is empty), the
-    socket open and its transport nearly drained."""
+def _direct(conn: Connection) -> asyncio.Transport | None:
+    """The transport to write a new frame to at once, framed as :func:`wire` frames it, or None when it must be
+    queued: something is queued or being sent before it (``queued``, the outbox's bytes, is 0 while it is empty),
+    the socket is not open, websockets holds bytes of its own to write or a message in parts, the connection uses an
+    extension, or the transport holds more than ``DIRECT_BUFFER``. Written out in one function, every attribute read
+    once: a broadcast asks it of each of a thousand spectators."""
     ws = conn.ws
-    return (not conn.busy and not conn.queued and ws.send_in_progress is None and ws.protocol.state is State.OPEN
-            and ws.transport.get_write_buffer_size() < DIRECT_BUFFER)
+    protocol = ws.protocol
+    if (conn.busy or conn.queued or ws.send_in_progress is not None or protocol.state is not _OPEN or protocol.writes
+            or protocol.extensions or protocol.expect_continuation_frame):
+        return None
+    transport = ws.transport
+    return transport if transport.get_write_buffer_size() < DIRECT_BUFFER else None
 
 
-def _plain(protocol: Any) -> bool:
-    """A frame can be written framed as :func:`wire` frames it: no extension, nothing of another message pending."""
-    return not protocol.writes and not protocol.extensions and not protocol.expect_continuation_frame
+_OPEN = State.OPEN
 
 
 def wire(frame: bytes) -> bytes:
@@ -383,26 +388,33 @@ class Connection(Peer):
         """Queue a frame; drop a reader that lets too many frames or bytes pile up."""
         if self.dead:
             return
-        if _free(self):  # written at once when nothing waits before it and the socket keeps up
-            if _plain(self.ws.protocol):
-                self.ws.transport.write(wire(frame))  # written now: one framing for every watcher sent this frame
-                return
+        transport = _direct(self)
+        if transport is not None:  # written now: one framing for every watcher sent this frame
+            transport.write(wire(frame))
+            return
+        if self._free():  # websockets frames it (an extension, say), written now with no task switch per frame
             try:
-                broadcast([self.ws], frame, raise_exceptions=True)  # written now, no task switch per frame
+                broadcast([self.ws], frame, raise_exceptions=True)
                 return
             except Exception:  # not written: queue it, and the writer meets the failure
                 pass
         self._queue(frame)
+
+    def _free(self) -> bool:
+        """Nothing queued or being sent before a new frame, the socket open and its transport nearly drained."""
+        ws = self.ws
+        return (not self.busy and not self.queued and ws.send_in_progress is None and ws.protocol.state is _OPEN
+                and ws.transport.get_write_buffer_size() < DIRECT_BUFFER)
 
     @classmethod
     def send_all(cls, peers: list[Peer], frame: bytes) -> None:
         """:meth:`send` to each of ``peers`` (connections), framed once: a broadcast's frame for a thousand
         spectators, say."""
         wired = wire(frame)
-        for peer in peers:
-            conn = cast(Connection, peer)
-            if not conn.dead and _free(conn) and _plain(conn.ws.protocol):
-                conn.ws.transport.write(wired)
+        for conn in cast(list[Connection], peers):
+            transport = None if conn.dead else _direct(conn)
+            if transport is not None:
+                transport.write(wired)
             else:
                 conn.send(frame)
 
