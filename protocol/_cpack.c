@@ -3,8 +3,8 @@
  *
  * A Packer gives the bytes protocol/packing.py's packers give (msgpack with use_bin_type, and ormsgpack) for the
  * values the protocol holds: maps with str keys, lists and tuples, str, bytes, ints of up to 64 bits, floats as 64-bit,
- * bools and None. A value holding anything else is not packed here: pack() returns None and the caller packs it as
- * before. Each map and list it packs (below the top) is remembered by identity, with a reference to it, so that the
+ * bools and None. A value holding anything else is not packed here: pack() hands it to the fallback the Packer was
+ * made with (protocol/packing.py's packer), or returns None without one. Each map and list it packs (below the top) is remembered by identity, with a reference to it, so that the
  * next time it meets the very same object it copies those bytes: the objects must not change while the Packer lives,
  * as no part of a view or an event does once made (protocol.delta relies on the same). close() forgets them all;
  * a Packer is made for one broadcast and closed at its end. tests/protocol/test_packing.py checks the bytes against
@@ -25,6 +25,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
+    PyObject *fallback; /* what packs a value this packer does not take (called with it), or NULL: pack() says None */
     Part *parts;
     Py_ssize_t count, capacity;
     Py_ssize_t *slots; /* open addressing over parts: index + 1, 0 free */
@@ -297,11 +298,10 @@ static PyObject *Packer_pack(Packer *self, PyObject *value) {
         if (result != NULL) {
             for (Py_ssize_t i = before; i < self->count; i++) self->parts[i].owner = Py_NewRef(result);
         }
-    } else if (done == 1) {
-        result = Py_NewRef(Py_None);
     }
-    if (result == NULL || result == Py_None) forget(self, before);
+    if (result == NULL) forget(self, before);
     if (out.data != out.local) PyMem_Free(out.data);
+    if (done == 1) result = self->fallback ? PyObject_CallOneArg(self->fallback, value) : Py_NewRef(Py_None);
     return result;
 }
 
@@ -314,7 +314,20 @@ static PyObject *Packer_parts(Packer *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromSsize_t(self->count);
 }
 
+static int Packer_init(Packer *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"fallback", NULL};
+    PyObject *fallback = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:Packer", names, &fallback)) return -1;
+    if (fallback != Py_None && !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "Packer(fallback): fallback must be callable or None");
+        return -1;
+    }
+    Py_XSETREF(self->fallback, fallback == Py_None ? NULL : Py_NewRef(fallback));
+    return 0;
+}
+
 static void Packer_dealloc(Packer *self) {
+    Py_CLEAR(self->fallback);
     forget(self, 0);
     PyMem_Free(self->parts);
     PyMem_Free(self->slots);
@@ -323,7 +336,8 @@ static void Packer_dealloc(Packer *self) {
 
 static PyMethodDef Packer_methods[] = {
     {"pack", (PyCFunction)Packer_pack, METH_O,
-     "pack(value): the value packed as msgpack, or None when it holds what this packer does not take."},
+     "pack(value): the value packed as msgpack; one holding what this packer does not take is packed by the "
+     "fallback (nothing of it remembered), or None without one."},
     {"close", (PyCFunction)Packer_close, METH_NOARGS, "close(): forget every part remembered (and let go of it)."},
     {"parts", (PyCFunction)Packer_parts, METH_NOARGS, "parts(): how many parts are remembered."},
     {NULL, NULL, 0, NULL},
@@ -332,10 +346,11 @@ static PyMethodDef Packer_methods[] = {
 static PyTypeObject PackerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "protocol._cpack.Packer",
-    .tp_doc = "Packs the frames of one broadcast, each part they share packed once.",
+    .tp_doc = "Packer(fallback=None): packs the frames of one broadcast, each part they share packed once.",
     .tp_basicsize = sizeof(Packer),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Packer_init,
     .tp_dealloc = (destructor)Packer_dealloc,
     .tp_methods = Packer_methods,
 };

@@ -10,11 +10,11 @@ is taken of these bytes, which a verifier's msgpack gives as well.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 
-__all__ = ["Shared", "pack", "packer"]
+__all__ = ["Shared", "pack", "packer", "shared"]
 
 
 def packer(fast: bool = True) -> Callable[[Any], bytes]:
@@ -40,8 +40,8 @@ pack = packer()
 """Pack one value (``ormsgpack`` where installed)."""
 
 
-def _native() -> Callable[[], Any] | None:
-    """``protocol._cpack``'s Packer when the compiled build holds it, else None."""
+def _native() -> Callable[[Callable[[Any], bytes]], Any] | None:
+    """``protocol._cpack``'s Packer (made with its fallback) when the compiled build holds it, else None."""
     try:
         from protocol._cpack import Packer
     except ImportError:
@@ -52,23 +52,32 @@ def _native() -> Callable[[], Any] | None:
 _NATIVE = _native()
 
 
-class Shared:
-    """What the frames of one broadcast are packed with: a map or list several of them hold (the very same object:
-    the events every seat is told alike, the clocks, the cards both seats' deltas add to the pile) is packed once and
-    its bytes copied after (``protocol._cpack``, when the compiled build has it; else each frame is packed whole by
-    :data:`pack`, to the same bytes). What was packed must not change until :meth:`close`, which lets go of it: a
-    broadcast makes one and closes it at its end."""
+class Shared(Protocol):
+    """What the frames of one broadcast are packed with (:func:`shared`): a map or list several of them hold (the very
+    same object: the events every seat is told alike, the clocks, the cards both seats' deltas add to the pile) is
+    packed once and its bytes copied after. What was packed must not change until :meth:`close`, which lets go of
+    it: a broadcast makes one and closes it at its end."""
 
-    def __init__(self) -> None:
-        self._packer = _NATIVE() if _NATIVE is not None else None
+    def pack(self, value: Any, /) -> bytes: ...
 
-    def pack(self, value: Any) -> bytes:
-        if self._packer is not None:
-            packed: bytes | None = self._packer.pack(value)
-            if packed is not None:
-                return packed
-        return pack(value)  # a value the C packer does not take (keys other than str, say): packed as ever
+    def close(self) -> None: ...
+
+
+class _Whole:
+    """A broadcast's packer without the compiled build: each frame packed whole by :data:`pack`, to the same bytes."""
+
+    def pack(self, value: Any, /) -> bytes:
+        return pack(value)
 
     def close(self) -> None:
-        if self._packer is not None:
-            self._packer.close()
+        pass
+
+
+def shared() -> Shared:
+    """A packer for one broadcast's frames: ``protocol._cpack``'s (a value it does not take, a map with keys other
+    than str say, is packed by :data:`pack` as ever) when the compiled build has it, else :class:`_Whole`. The
+    compiled room calls the C packer itself, with no Python method between them."""
+    if _NATIVE is not None:
+        made: Shared = _NATIVE(pack)
+        return made
+    return _Whole()

@@ -15,7 +15,7 @@ from engine.interface import Decision, Event, Outcome, Seat, redact_all
 from engine.rules_game import RulesGame
 from protocol import ErrorCode, Fields, ProtocolError, encode
 from protocol.delta import diff
-from protocol.packing import Shared, pack
+from protocol.packing import Shared, pack, shared
 from server.errors import Fenced, StoreMissing, Unreplicated
 from server.ops import metrics
 from server.players import standings
@@ -870,7 +870,7 @@ class Room:
         over = self.over_frame() if evs or ended else None
         answered = False
         live = self._live_fields()  # read once: every frame of this broadcast is sent in the same turn of the loop
-        packer = Shared()  # the parts the frames share (the events told alike, the clocks, the pile's new cards) once
+        packer = shared()  # the parts the frames share (the events told alike, the clocks, the pile's new cards) once
         redacted: dict[Seat | None, list[dict[str, Any]]] = {}
         for conn, seat in list(self.watchers.items()):
             told = redacted.get(seat)

@@ -103,7 +103,24 @@ def test_the_c_packer_packs_as_msgpack_or_leaves_it(value: Any) -> None:
         assert packed == msgpack.packb(value)
     else:
         assert packed is None and packer.parts() == 0
-    assert packing.Shared().pack(value) == msgpack.packb(value)
+    given = cpack.Packer(msgpack.packb)
+    assert given.pack(value) == msgpack.packb(value), "a value it does not take goes to its fallback"
+    if not str_keys_only(value):
+        assert given.parts() == 0
+    assert packing.shared().pack(value) == msgpack.packb(value)
+
+
+@needs_c
+def test_the_c_packers_fallback_is_callable_and_its_errors_are_the_callers() -> None:
+    with pytest.raises(TypeError):
+        cpack.Packer(3)
+
+    def refuse(value: Any) -> bytes:
+        raise ValueError("refused")
+
+    with pytest.raises(ValueError):
+        cpack.Packer(refuse).pack({1: 2})
+    assert cpack.Packer(refuse).pack({"a": [1]}) == msgpack.packb({"a": [1]}), "taken values never reach it"
 
 
 @needs_c
@@ -141,7 +158,7 @@ def test_a_part_met_again_in_the_same_frame_is_copied() -> None:
 
 def test_without_the_c_packer_a_broadcast_packs_each_frame_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(packing, "_NATIVE", None)
-    shared = packing.Shared()
+    shared = packing.shared()
     frame = {"t": "view", "events": [{"kind": "x"}], "keyed": {1: b"\x00"}}
     assert shared.pack(frame) == msgpack.packb(frame)
     shared.close()
