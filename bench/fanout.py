@@ -26,7 +26,7 @@ from bench import check_loopback, cpu_of, format_cpu, loop_name, percentile
 from client.connection import Client, Seat
 from protocol import PROTOCOL_VERSION, decode_any, encode
 
-__all__ = ["fanout"]
+__all__ = ["Watcher", "fanout", "reached"]
 
 SETTLE = 10.0
 """Seconds the players wait for every spectator to receive a decision's frame before going on anyway."""
@@ -108,7 +108,8 @@ class Watcher(asyncio.Protocol):
             self.transport.abort()
 
 
-def _reached(version: int, view: dict[str, Any]) -> bool:
+def reached(version: int, view: dict[str, Any]) -> bool:
+    """Whether ``view`` is at ``version`` or past it."""
     return bool(view["version"] >= version)
 
 
@@ -156,7 +157,7 @@ async def fanout(args: argparse.Namespace, urls: list[str], server_pids: list[in
                     break
                 await asyncio.sleep(0.002)
             for c, s in seats.values():
-                await c.wait_view(s.room, functools.partial(_reached, reply["version"]))
+                await c.wait_view(s.room, functools.partial(reached, reply["version"]))
         elapsed = time.monotonic() - started
         after = cpu_of(server_pids)
         server = None if before is None or after is None else after - before

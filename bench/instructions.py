@@ -7,6 +7,7 @@ a change of a few per cent shows.
     python -m bench.instructions --server --decisions 4000
     python -m bench.instructions --lifecycle 15      # a server making, joining, ending and leaving matches
     python -m bench.instructions --client            # bench.load's client: the client library playing
+    python -m bench.instructions --fanout 200        # a server sending each decision to 200 spectators
 
 Room: ``bench.room`` runs under callgrind for ``--matches`` and for four times as many; the difference of the two
 counts over the difference of their decisions is what one decision costs, the process's start taken out.
@@ -26,6 +27,11 @@ Client: ``bench.load`` itself (40 matches) under callgrind against one server (n
 what a decision costs the client library and the bench's own play, its start and connections taken out. The server's
 computer players are such clients, in the server's process.
 
+Fan-out: the same server, one Creature Wars match (200 HP, so that it lasts) watched by ``--fanout`` bare spectators
+(``bench.fanout``'s, which ask for whole views as the web client does); after :data:`FANOUT_WARM` decisions the counts
+are zeroed and :data:`FANOUT_DECISIONS` more are played, each once every spectator has the one before: the server's
+instructions per spectator frame, the decision's own work shared among them.
+
 Instructions are not time (a cache miss costs a hundred of them), but where two builds run the same work, fewer
 instructions is less time. Needs Debian's valgrind.
 """
@@ -34,6 +40,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
+import random
 import re
 import shutil
 import subprocess
@@ -43,10 +51,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench import REPO
+from bench.fanout import Watcher, reached
 from bench.load import spawned
 from client.connection import Client, Seat
 
-__all__ = ["client", "lifecycle", "main", "room", "server"]
+__all__ = ["client", "fanout", "lifecycle", "main", "room", "server"]
 
 WARM = 300
 """Decisions ``bench.load`` plays against the server before its counts are zeroed."""
@@ -158,6 +167,66 @@ def lifecycle(per_pair: int) -> tuple[float, int]:
     return _counted(lambda url: asyncio.run(_matches(url, 2)), lambda url: asyncio.run(_matches(url, per_pair)))
 
 
+FANOUT_WARM = 4
+"""Decisions played to a fan-out's spectators before the counts are zeroed."""
+FANOUT_DECISIONS = 30
+"""Decisions counted under ``--fanout``: each is sent to every spectator, some fifty times slower than at full speed."""
+
+
+async def _watched(url: str, pid: str, spectators: int) -> int:
+    """One match watched by ``spectators`` bare spectators: warm, zero the counts, play, and dump the counts before
+    anyone leaves; the decisions counted."""
+    a = await Client.connect(url, name="fan-a")
+    b = await Client.connect(url, name="fan-b")
+    watchers: list[Watcher] = []
+    try:
+        for start in range(0, spectators, 50):
+            watchers += await asyncio.gather(*(Watcher.open(url, n) for n in range(start, min(spectators, start + 50))))
+        seat = await a.create("creature_wars", {"hp": 200}, seed=7)
+        assert isinstance(seat, Seat)
+        seats = [(a, seat), (b, await b.join(seat.room))]
+        counts = [len(w.chunks) for w in watchers]
+        await asyncio.gather(*(w.spectate(seat.room, None) for w in watchers))
+        async with asyncio.timeout(STARTUP):  # every spectator's first view, before anything is counted
+            while not all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
+                await asyncio.sleep(0.01)
+        rng = random.Random(1)
+        played = 0
+        while played < FANOUT_WARM + FANOUT_DECISIONS:
+            if played == FANOUT_WARM:
+                subprocess.run(["callgrind_control", "--zero", pid], check=True, capture_output=True)
+            mover = next(((c, s) for c, s in seats if c.views[s.room]["legal"]), None)
+            if mover is None:
+                await asyncio.sleep(0.01)
+                continue
+            client, held = mover
+            counts = [len(w.chunks) for w in watchers]
+            reply = await client.decide(held, rng.choice(client.views[held.room]["legal"]))
+            async with asyncio.timeout(STARTUP):
+                while not all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
+                    await asyncio.sleep(0.01)
+                for c, s in seats:
+                    await c.wait_view(s.room, functools.partial(reached, reply["version"]))
+            played += 1
+        subprocess.run(["callgrind_control", "--dump", pid], check=True, capture_output=True)  # before they close
+        return FANOUT_DECISIONS
+    finally:
+        await asyncio.gather(*(w.close() for w in watchers))
+        await a.close()
+        await b.close()
+
+
+def fanout(spectators: int) -> float:
+    """A server's instructions per spectator frame, one match watched by ``spectators``."""
+    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as tmp:
+        out = Path(tmp) / "server.out"
+        with spawned("always", wrap=_callgrind(out), startup=STARTUP) as run:
+            pid = str(run.server_pids[0])
+            made = asyncio.run(_watched(run.urls[0], pid, spectators))
+            total = _total(Path(f"{out}.1"))
+    return total / (made * spectators)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", action="store_true", help="count a server under bench.load, not bench.room")
@@ -167,11 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client", action="store_true", help="count bench.load's client, not a server")
     parser.add_argument("--lifecycle", type=int, default=0, metavar="N",
                         help=f"count a server's matches made, joined, resigned and left: N a pair, {PAIRS} pairs")
+    parser.add_argument("--fanout", type=int, default=0, metavar="N",
+                        help=f"count a server sending {FANOUT_DECISIONS} decisions to N spectators of one match")
     args = parser.parse_args(argv)
-    if args.matches < 1 or args.decisions < 1 or args.lifecycle < 0:
-        parser.error("need --matches >= 1, --decisions >= 1 and --lifecycle >= 0")
+    if args.matches < 1 or args.decisions < 1 or args.lifecycle < 0 or args.fanout < 0:
+        parser.error("need --matches >= 1, --decisions >= 1, --lifecycle >= 0 and --fanout >= 0")
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         parser.error("needs valgrind and callgrind_control on PATH (Debian's valgrind package)")
+    if args.fanout:
+        each = fanout(args.fanout)
+        print(f"cardroom instructions: a server sending {FANOUT_DECISIONS} decisions to {args.fanout} spectators (callgrind)")
+        print(f"  instructions    {each / 1000:,.1f}k per spectator frame")
+        return 0
     if args.lifecycle:
         each, made = lifecycle(args.lifecycle)
         print(f"cardroom instructions: a server making, joining, resigning and leaving {made} matches (callgrind)")
