@@ -407,16 +407,18 @@ class Connection(Peer):
                 and ws.transport.get_write_buffer_size() < DIRECT_BUFFER)
 
     @classmethod
-    def send_all(cls, peers: list[Peer], frame: bytes) -> None:
+    def send_all(cls, peers: list[Peer], frame: bytes, after: bytes | None = None) -> None:
         """:meth:`send` to each of ``peers`` (connections), framed once: a broadcast's frame for a thousand
-        spectators, say."""
-        wired = wire(frame)
+        spectators, say; with ``after``, both frames in one write to each socket, not two."""
+        wired = wire(frame) if after is None else wire(frame) + wire(after)
         for conn in cast(list[Connection], peers):
             transport = None if conn.dead else _direct(conn)
             if transport is not None:
                 transport.write(wired)
             else:
                 conn.send(frame)
+                if after is not None:
+                    conn.send(after)
 
     def _queue(self, frame: bytes) -> None:
         """Put a frame in the outbox for the writer task, or drop the connection if the outbox is full."""

@@ -36,11 +36,14 @@ class Peer:
         raise NotImplementedError
 
     @classmethod
-    def send_all(cls, peers: list[Peer], frame: bytes) -> None:
-        """Pass one frame on to each of ``peers`` (of this class), never waiting: a room's broadcast of one view to
-        the many watchers of a seat, which a class may send in one tight loop."""
+    def send_all(cls, peers: list[Peer], frame: bytes, after: bytes | None = None) -> None:
+        """Pass one frame (and ``after`` it, when given: the match's result after its last view) on to each of
+        ``peers`` (of this class), never waiting: a room's broadcast of one view to the many watchers of a seat, which
+        a class may send in one tight loop."""
         for peer in peers:
             peer.send(frame)
+            if after is not None:
+                peer.send(after)
 
     def drop(self, reason: str) -> None:
         """Stop serving this peer: it is told ``reason`` and may reconnect."""

@@ -898,9 +898,7 @@ class Room:
             frame = made_whole.get(seat)
             if frame is None:
                 frame = made_whole[seat] = self.view_frame(seat, redacted[seat], None, None, None, live, packer)
-            kind.send_all(conns, frame)
-            if over is not None:
-                kind.send_all(conns, over)
+            kind.send_all(conns, frame, over)
         if decider is not None and decider_seat is not None and not answered:
             self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live, packer=packer)
             if over is not None:

@@ -3,11 +3,21 @@ frames it, for payloads of every length class; and a spectator crowd gets every 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any
 
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, serve
 from websockets.frames import Frame, Opcode
 
 from client import Client
-from server.edge.connection import wire
+from server.edge import connection
+from server.edge.connection import Connection, wire
+
+direct = connection._direct
 
 
 def test_a_frame_is_framed_as_websockets_frames_it_and_once_for_a_run_of_connections() -> None:
@@ -41,14 +51,9 @@ async def test_spectators_of_a_room_get_each_view_whole(server_url: str) -> None
                 await watcher.close()
 
 
-async def test_a_frame_sent_to_many_goes_behind_what_a_connection_has_queued() -> None:
-    """``Connection.send_all`` writes at once only to a connection with nothing queued: one whose outbox holds a
-    frame gets the new one after it, in order, and the others get it straight away."""
-    from websockets.asyncio.client import connect
-    from websockets.asyncio.server import ServerConnection, serve
-
-    from server.edge.connection import Connection
-
+@contextlib.asynccontextmanager
+async def _two_connections() -> AsyncIterator[tuple[tuple[Connection, Connection], tuple[ClientConnection, ClientConnection]]]:
+    """Two server-side connections (as the server makes them: frames written whole) and their clients."""
     served: list[Connection] = []
     done = asyncio.Event()
 
@@ -56,21 +61,45 @@ async def test_a_frame_sent_to_many_goes_behind_what_a_connection_has_queued() -
         served.append(Connection(ws))
         await done.wait()
 
-    async with serve(handler, "127.0.0.1", 0, compression=None) as server:  # as the server: frames written whole
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
         port = server.sockets[0].getsockname()[1]
         async with connect(f"ws://127.0.0.1:{port}") as first, connect(f"ws://127.0.0.1:{port}") as second:
             for _ in range(200):
                 if len(served) == 2:
                     break
                 await asyncio.sleep(0.01)
-            held, free = served
             try:
-                held._queue(b"queued before")  # its writer has not run yet: the frame waits in the outbox
-                Connection.send_all([held, free], b"to all")
-                got = [await asyncio.wait_for(first.recv(), 5), await asyncio.wait_for(first.recv(), 5)]
-                assert got == [b"queued before", b"to all"]
-                assert await asyncio.wait_for(second.recv(), 5) == b"to all"
+                yield (served[0], served[1]), (first, second)
             finally:
                 done.set()
                 for conn in served:
                     await conn.close()
+
+
+async def test_a_frame_sent_to_many_goes_behind_what_a_connection_has_queued() -> None:
+    """``Connection.send_all`` writes at once only to a connection with nothing queued: one whose outbox holds a
+    frame gets the new one after it, in order, and the others get it straight away."""
+    async with _two_connections() as ((held, free), (first, second)):
+        held._queue(b"queued before")  # its writer has not run yet: the frame waits in the outbox
+        Connection.send_all([held, free], b"to all")
+        got = [await asyncio.wait_for(first.recv(), 5), await asyncio.wait_for(first.recv(), 5)]
+        assert got == [b"queued before", b"to all"]
+        assert await asyncio.wait_for(second.recv(), 5) == b"to all"
+
+
+async def test_a_frame_and_the_one_after_it_go_to_each_socket_in_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match's last view and its result (``after``): one write to each socket written at once, two messages all
+    the same; a connection with frames queued gets both behind them, in order."""
+    writes: list[bytes] = []
+
+    def spied(conn: Connection) -> Any:
+        transport = direct(conn)
+        return None if transport is None else SimpleNamespace(write=lambda data: (writes.append(data), transport.write(data)))
+
+    monkeypatch.setattr(connection, "_direct", spied)
+    async with _two_connections() as ((held, free), (first, second)):
+        held._queue(b"queued before")
+        Connection.send_all([held, free], b"last view", b"result")
+        assert writes == [wire(b"last view") + wire(b"result")], "one write to the free socket"
+        assert [await asyncio.wait_for(first.recv(), 5) for _ in range(3)] == [b"queued before", b"last view", b"result"]
+        assert [await asyncio.wait_for(second.recv(), 5) for _ in range(2)] == [b"last view", b"result"]
