@@ -28,9 +28,9 @@ what a decision costs the client library and the bench's own play, its start and
 computer players are such clients, in the server's process.
 
 Fan-out: the same server, one Creature Wars match (200 HP, so that it lasts) watched by ``--fanout`` bare spectators
-(``bench.fanout``'s, which ask for whole views as the web client does); after :data:`FANOUT_WARM` decisions the counts
-are zeroed and :data:`FANOUT_DECISIONS` more are played, each once every spectator has the one before: the server's
-instructions per spectator frame, the decision's own work shared among them.
+(``bench.fanout``'s, which take whole views, as a client that asks for no deltas does); after :data:`FANOUT_WARM`
+decisions the counts are zeroed and :data:`FANOUT_DECISIONS` more are played, each once every spectator has the one
+before: the server's instructions per spectator frame, the decision's own work shared among them.
 
 Instructions are not time (a cache miss costs a hundred of them), but where two builds run the same work, fewer
 instructions is less time. Needs Debian's valgrind.

@@ -91,7 +91,7 @@ class App {
       this.lost(link, "the server cannot be reached");
       return;
     }
-    const welcome = await link.request({ t: "hello", v: 1, name: identity.name(), key: identity.key() });
+    const welcome = await link.request({ t: "hello", v: 1, name: identity.name(), key: identity.key(), deltas: true });
     if (welcome.t !== "welcome") {
       this.link = null;
       link.close();

@@ -2,6 +2,7 @@
 // besides playing (resign, abort, cancel, rematch), then the end screen. The game's own part is drawn by
 // its module in tables/.
 
+import { applyDelta } from "./delta.js";
 import { button, clear, h, seconds } from "./dom.js";
 import { GAMES, title } from "./games.js";
 import * as identity from "./identity.js";
@@ -59,6 +60,7 @@ export class Table {
     this.room = room;
     this.seat = seat;
     this.view = null;
+    this.resyncing = false; // a delta did not fit the view held: the whole view is asked for
     this.blocked = [];
     this.version = -1;
     this.clock = null;
@@ -220,7 +222,23 @@ export class Table {
     for (const event of events) this.logEvent(event);
     const version = Number(message.version);
     const wasNull = this.view === null;
-    this.view = message.view || null;
+    if (message.delta !== undefined) { // on the view held, if it is the delta's base; else the whole view is asked for
+      let view = null;
+      try {
+        if (this.view !== null && this.version === Number(message.base)) view = applyDelta(this.view, message.delta);
+      } catch {
+        view = null;
+      }
+      if (view === null) {
+        if (!this.resyncing) this.app.ask({ t: "view", room: this.room }, true);
+        this.resyncing = true; // until the whole view comes: the deltas before it are covered by it
+        return;
+      }
+      this.view = view;
+    } else {
+      this.view = message.view || null;
+      this.resyncing = false;
+    }
     this.blocked = Array.isArray(message.blocked) ? message.blocked : []; // per card of the hand: why not, or null
     if (this.board.events) this.board.events(this, events);
     this.version = version;

@@ -20,7 +20,7 @@ from engine.creature_wars import GAME
 from protocol import decode_any
 from server.lobby import expiry
 from tests.client.helpers import settle
-from tests.server.helpers import projection_errors, replay_with_events
+from tests.server.helpers import projection_errors, received, replay_with_events
 from tests.web.web_client import WAIT_MS, Player, chromium_browser, desktop, page_url, phone, record_frames
 
 QUICK = {"hp": 10}
@@ -62,7 +62,8 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
         assert me.errors == []
         await context.close()
 
-    messages = [decode_any(frame) for frame in frames]
+    assert any("delta" in decode_any(frame) for frame in frames), "the page asks for view deltas"
+    messages = received(frames)  # deltas applied: every view message holds its whole view
     granted = next(m for m in messages if m["t"] == "seat_granted")
     over = next(m for m in messages if m["t"] == "match_over")
     frames = [f for f, m in zip(frames, messages, strict=True) if m.get("room") == granted["room"]]  # the first match

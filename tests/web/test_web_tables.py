@@ -12,10 +12,9 @@ from client import Client
 from client.connection import Seat
 from engine.creature_wars import GAME
 from engine.queens_challenge import GAME as QUEENS
-from protocol import decode_any
 from tests.client.test_refusals import CORNFIELD  # seat 1 holds a Cornfield Witch: no creature of its hand may be played
 from tests.client.test_whole_hand import CURSED  # turn 1: a lost duel takes 4, the Cursed Witch held 1 more
-from tests.server.helpers import play_to_end, projection_errors, replay_with_events
+from tests.server.helpers import play_to_end, projection_errors, received, replay_with_events
 from tests.web.web_client import WAIT_MS, Player, answered, chromium_browser, desktop, page_url, phone, record_frames
 
 MOVES = 6
@@ -104,10 +103,10 @@ async def test_a_spectator_sees_the_public_view_only_and_chats(chromium: str, se
         await context.close()
 
     states, events = await replay_with_events(redis_url, a.room, {"hp": 10}, 7)
-    dealt = [f for f in frames if (m := decode_any(f))["t"] == "view" and m["view"] is not None]
+    views = [(f, m) for f, m in zip(frames, received(frames), strict=True) if m["t"] == "view" and m["view"] is not None]
+    dealt = [f for f, _ in views]
     assert len(dealt) >= 3 and projection_errors(dealt, states, events, None) == []
-    for frame in dealt:
-        message = decode_any(frame)
+    for frame, message in views:
         assert all("cards" not in hand for hand in message["view"]["hands"]), "no hand's cards reach a spectator"
         for seat in (0, 1):
             for card in GAME.view(states[message["version"]], seat)["hands"][seat]["cards"]:
