@@ -230,8 +230,12 @@ export class Table {
         view = null;
       }
       if (view === null) {
-        if (!this.resyncing) this.app.ask({ t: "view", room: this.room }, true);
-        this.resyncing = true; // until the whole view comes: the deltas before it are covered by it
+        if (!this.resyncing) { // asked once until the whole view comes: the deltas before it are covered by it
+          this.resyncing = true;
+          this.app.ask({ t: "view", room: this.room }, true).then((reply) => {
+            if (reply.t === "error") this.resyncing = false; // not answered: the next delta that does not fit asks again
+          });
+        }
         return;
       }
       this.view = view;

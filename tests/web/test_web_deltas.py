@@ -71,9 +71,13 @@ async def test_the_page_refuses_a_delta_that_does_not_fit(chromium: str, server_
     assert all(reason.startswith("the delta does not fit the view held") for reason in refused), refused
 
 
-async def test_a_delta_that_does_not_fit_makes_the_page_ask_for_the_whole_view(chromium: str, server_url: str) -> None:
+@pytest.mark.parametrize("refused", [False, True], ids=["answered", "first ask refused"])
+async def test_a_delta_that_does_not_fit_makes_the_page_ask_for_the_whole_view(chromium: str, server_url: str,
+                                                                                 refused: bool) -> None:
     """The first delta the page is sent is spoiled on the way (it removes a key no view has): the page does not apply
-    it, asks for the room's whole view, and plays on from there to the match's end."""
+    it, asks for the room's whole view, and plays on from there to the match's end. With ``refused``, that first ask
+    is answered with an error instead of the view: the next delta, built on a view the page never held, makes it ask
+    again."""
     asked: list[dict[str, Any]] = []
     spoiled: list[int] = []
 
@@ -82,7 +86,12 @@ async def test_a_delta_that_does_not_fit_makes_the_page_ask_for_the_whole_view(c
 
         def to_server(message: str | bytes) -> None:
             if isinstance(message, bytes):
-                asked.append(decode_any(message))
+                request = decode_any(message)
+                asked.append(request)
+                if refused and request.get("t") == "view" and [m.get("t") for m in asked].count("view") == 1:
+                    ws.send(msgpack.packb({"t": "error", "re": request["id"], "code": "unavailable",
+                                           "message": "try again"}, use_bin_type=True))
+                    return
             server.send(message)
 
         def to_page(message: str | bytes) -> None:
@@ -112,5 +121,6 @@ async def test_a_delta_that_does_not_fit_makes_the_page_ask_for_the_whole_view(c
         await context.close()
     assert spoiled, "a delta came"
     room = next(m["room"] for m in asked if m.get("t") == "decide")
-    assert {"t": "view", "room": room} in [{k: m.get(k) for k in ("t", "room")} for m in asked[spoiled[0]:]], \
-        "the page asked for the whole view"
+    views = [m for m in asked[spoiled[0]:] if m.get("t") == "view"]
+    assert views and all(m.get("room") == room for m in views), "the page asked for the whole view"
+    assert len(views) == (2 if refused else 1), "once, and again only when the first ask was refused"
