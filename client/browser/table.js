@@ -11,6 +11,8 @@ import fairyMeat from "./tables/fairy_meat.js";
 import fairyTableau from "./tables/fairy_tableau.js";
 import queensChallenge from "./tables/queens_challenge.js";
 
+const ASK_AGAIN_MS = 1000; // after a refused ask for the whole view
+
 export const BOARDS = {
   creature_wars: creatureWars,
   fairy_meat: fairyMeat,
@@ -60,7 +62,8 @@ export class Table {
     this.room = room;
     this.seat = seat;
     this.view = null;
-    this.resyncing = false; // a delta did not fit the view held: the whole view is asked for
+    this.stale = false; // a delta did not fit the view held: its whole view is asked for (askWhole)
+    this.asking = false;
     this.blocked = [];
     this.version = -1;
     this.clock = null;
@@ -217,6 +220,19 @@ export class Table {
     }
   }
 
+  // The room's whole view asked for, one ask at a time, while the view held is stale (a delta did not fit it): the
+  // deltas that come before the answer are covered by it; an ask refused is made again a second later.
+  askWhole() {
+    if (this.asking) return;
+    this.asking = true;
+    const room = this.room;
+    this.app.ask({ t: "view", room }, true).then((reply) => {
+      this.asking = false;
+      const again = () => this.stale && this.room === room && !this.closed && this.app.table === this;
+      if (reply.t === "error" && again()) setTimeout(() => { if (again()) this.askWhole(); }, ASK_AGAIN_MS);
+    });
+  }
+
   onView(message) {
     const events = [...(message.recent || []), ...(message.events || [])];
     for (const event of events) this.logEvent(event);
@@ -230,18 +246,14 @@ export class Table {
         view = null;
       }
       if (view === null) {
-        if (!this.resyncing) { // asked once until the whole view comes: the deltas before it are covered by it
-          this.resyncing = true;
-          this.app.ask({ t: "view", room: this.room }, true).then((reply) => {
-            if (reply.t === "error") this.resyncing = false; // not answered: the next delta that does not fit asks again
-          });
-        }
+        this.stale = true;
+        this.askWhole();
         return;
       }
       this.view = view;
     } else {
       this.view = message.view || null;
-      this.resyncing = false;
+      this.stale = false;
     }
     this.blocked = Array.isArray(message.blocked) ? message.blocked : []; // per card of the hand: why not, or null
     if (this.board.events) this.board.events(this, events);

@@ -76,8 +76,7 @@ async def test_a_delta_that_does_not_fit_makes_the_page_ask_for_the_whole_view(c
                                                                                  refused: bool) -> None:
     """The first delta the page is sent is spoiled on the way (it removes a key no view has): the page does not apply
     it, asks for the room's whole view, and plays on from there to the match's end. With ``refused``, that first ask
-    is answered with an error instead of the view: the next delta, built on a view the page never held, makes it ask
-    again."""
+    is answered with an error instead of the view: the page asks again a second later."""
     asked: list[dict[str, Any]] = []
     spoiled: list[int] = []
 
