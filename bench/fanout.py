@@ -26,7 +26,7 @@ from bench import check_loopback, cpu_of, format_cpu, loop_name, percentile
 from client.connection import Client, Seat
 from protocol import PROTOCOL_VERSION, decode_any, encode
 
-__all__ = ["Watcher", "fanout", "reached"]
+__all__ = ["Watcher", "each_received", "fanout", "reached"]
 
 SETTLE = 10.0
 """Seconds the players wait for every spectator to receive a decision's frame before going on anyway."""
@@ -108,6 +108,15 @@ class Watcher(asyncio.Protocol):
             self.transport.abort()
 
 
+async def each_received(watchers: list[Watcher], counts: list[int], seconds: float, poll: float = 0.002) -> bool:
+    """Wait (at most ``seconds``) until every watcher holds more chunks than ``counts`` says it held; whether all do."""
+    for _ in range(max(1, int(seconds / poll))):
+        if all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
+            return True
+        await asyncio.sleep(poll)
+    return False
+
+
 def reached(version: int, view: dict[str, Any]) -> bool:
     """Whether ``view`` is at ``version`` or past it."""
     return bool(view["version"] >= version)
@@ -152,10 +161,7 @@ async def fanout(args: argparse.Namespace, urls: list[str], server_pids: list[in
             reply = await client.decide(held, rng.choice(client.views[held.room]["legal"]))
             replies.append(time.perf_counter() - at)
             sent[(room, reply["version"])] = at
-            for _ in range(int(SETTLE / 0.002)):
-                if all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
-                    break
-                await asyncio.sleep(0.002)
+            await each_received(watchers, counts, SETTLE)  # (going on anyway after SETTLE)
             for c, s in seats.values():
                 await c.wait_view(s.room, functools.partial(reached, reply["version"]))
         elapsed = time.monotonic() - started

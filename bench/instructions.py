@@ -51,7 +51,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench import REPO
-from bench.fanout import Watcher, reached
+from bench.fanout import Watcher, each_received, reached
 from bench.load import spawned
 from client.connection import Client, Seat
 
@@ -187,9 +187,8 @@ async def _watched(url: str, pid: str, spectators: int) -> int:
         seats = [(a, seat), (b, await b.join(seat.room))]
         counts = [len(w.chunks) for w in watchers]
         await asyncio.gather(*(w.spectate(seat.room, None) for w in watchers))
-        async with asyncio.timeout(STARTUP):  # every spectator's first view, before anything is counted
-            while not all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
-                await asyncio.sleep(0.01)
+        if not await each_received(watchers, counts, STARTUP):  # every spectator's first view, before anything counts
+            raise TimeoutError(f"a spectator had no view within {STARTUP:g} s")
         rng = random.Random(1)
         played = 0
         while played < FANOUT_WARM + FANOUT_DECISIONS:
@@ -202,11 +201,10 @@ async def _watched(url: str, pid: str, spectators: int) -> int:
             client, held = mover
             counts = [len(w.chunks) for w in watchers]
             reply = await client.decide(held, rng.choice(client.views[held.room]["legal"]))
-            async with asyncio.timeout(STARTUP):
-                while not all(len(w.chunks) > n for w, n in zip(watchers, counts, strict=True)):
-                    await asyncio.sleep(0.01)
-                for c, s in seats:
-                    await c.wait_view(s.room, functools.partial(reached, reply["version"]))
+            if not await each_received(watchers, counts, STARTUP):
+                raise TimeoutError(f"a spectator had no frame of the decision within {STARTUP:g} s")
+            for c, s in seats:
+                await c.wait_view(s.room, functools.partial(reached, reply["version"]))
             played += 1
         subprocess.run(["callgrind_control", "--dump", pid], check=True, capture_output=True)  # before they close
         return FANOUT_DECISIONS

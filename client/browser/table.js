@@ -243,7 +243,7 @@ export class Table {
       try {
         if (this.view !== null && this.version === Number(message.base)) view = applyDelta(this.view, message.delta);
       } catch {
-        view = null;
+        // it does not fit the view held: left null
       }
       if (view === null) {
         this.stale = true;

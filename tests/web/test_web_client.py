@@ -39,10 +39,7 @@ async def test_a_whole_match_on_a_phone_by_taps_and_no_hidden_card_reaches_the_p
         context.on("page", lambda page: page.on("websocket", record_frames(frames)))
         me = await Player.open(context, server_url, touch=True)
         page = me.page
-        await me.enter_name("thumbs")
-        for control in ("#game-creature_wars", "#opt-hp-10", "#opp-strong", "#create"):
-            await me.press(control)
-        await me.wait_table("Number(t.dataset.version) >= 0", "the table")
+        await me.start("thumbs", ("#game-creature_wars", "#opt-hp-10", "#opp-strong", "#create"))
         for _ in range(TURNS):
             if not await me.play_turn():
                 break

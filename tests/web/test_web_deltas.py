@@ -108,10 +108,7 @@ async def test_a_delta_that_does_not_fit_makes_the_page_ask_for_the_whole_view(c
         context = await desktop(browser)
         await context.route_web_socket(re.compile(".*"), route)
         me = await Player.open(context, server_url, touch=False)
-        await me.enter_name("mended")
-        for control in ("#game-creature_wars", "#opt-hp-10", "#opp-strong", "#create"):
-            await me.press(control)
-        await me.wait_table("Number(t.dataset.version) >= 0", "the table")
+        await me.start("mended", ("#game-creature_wars", "#opt-hp-10", "#opp-strong", "#create"))
         for _ in range(MOVES):
             if not await me.play_turn():
                 break

@@ -134,6 +134,14 @@ class Player:
         }""")
         return state
 
+    async def start(self, name: str, controls: tuple[str, ...]) -> None:
+        """Enter ``name``, press the lobby's ``controls`` in turn (a game, its options, the opponent, create) and wait
+        for the new room's table."""
+        await self.enter_name(name)
+        for control in controls:
+            await self.press(control)
+        await self.wait_table("Number(t.dataset.version) >= 0", "the table")
+
     async def wait_table(self, condition: str, what: str) -> None:
         """Wait until the JavaScript ``condition`` over the table root ``t`` holds (bounded)."""
         check = f"() => {{ const t = document.querySelector('.table-screen'); return Boolean(t && ({condition})); }}"
