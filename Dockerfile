@@ -10,6 +10,7 @@ COPY engine engine
 COPY protocol protocol
 COPY server server
 COPY client client
+COPY bots bots
 COPY scripts/build_engine.py scripts/build_engine.py
 # the build is profile-guided: it runs bench.room and bench.random_play on its instrumented build, with the builder's
 # Python, which gets the server's dependencies for that run

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
@@ -100,8 +100,9 @@ def look(skeleton: str) -> str:
 
 POOLS = f"{PREFIX}{{pools}}:"
 """The prefix of every matchmaking key (server/lobby/pools.py): one slot, so each pool script touches one."""
-NODES = f"{PREFIX}{{nodes}}"
-"""The live nodes (server/store/lease.py)."""
+NODES: Final[str] = f"{PREFIX}{{nodes}}"
+"""The live nodes (server/store/lease.py). (Its type written out: the compiled build's type check may reach
+its use before this line, and cannot infer it then.)"""
 
 
 def node(node_id: str) -> str:

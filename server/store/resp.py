@@ -49,5 +49,6 @@ def pack(commands: list[tuple[Any, ...]]) -> bytes:
     return b"".join(parts)
 
 
-COMPILED: Final = not isinstance(pack, types.FunctionType)
-"""Whether this module runs compiled (its functions are then native, not Python functions)."""
+COMPILED: Final[bool] = not isinstance(pack, types.FunctionType)
+"""Whether this module runs compiled (its functions are then native, not Python functions). (Its type written out,
+as :data:`server.store.keys.NODES`'s is.)"""

@@ -1,0 +1,119 @@
+"""The container image (Dockerfile): its build stage copies every package the server installs, and, followed step by
+step without Docker (the same COPYs from this checkout, a non-editable install into a virtualenv of its own, the same
+build command run from the copied sources), it compiles the engine and makes a server that starts from that
+virtualenv alone. The image once lacked ``bots/`` (``cardroom serve`` then stopped at ``import bots``) and its
+compile failed on a type the compiled build's check could not infer in the order an installed copy gave it."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+import tomllib
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server.store.redis_process import free_port
+from tests.scripts import load_script
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def build_stage_copies(dockerfile: str) -> list[tuple[list[str], str]]:
+    """The build stage's ``COPY`` instructions (sources, destination), in order: from its ``FROM`` to the next."""
+    stages = dockerfile.split("\nFROM ")[1:]
+    copies = []
+    for line in stages[0].splitlines():
+        words = line.split()
+        if words[:1] == ["COPY"] and not any(word.startswith("--from") for word in words):
+            copies.append((words[1:-1], words[-1]))
+    return copies
+
+
+def installed_packages() -> set[str]:
+    """The top-level packages ``pip install .`` installs (pyproject's ``packages.find`` patterns)."""
+    found = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    return {pattern.rstrip("*") for pattern in found["include"]}
+
+
+def test_the_build_stage_copies_every_package_it_installs() -> None:
+    copied = {source for sources, _ in build_stage_copies((REPO / "Dockerfile").read_text()) for source in sources}
+    assert installed_packages() <= copied, f"not copied into the image: {sorted(installed_packages() - copied)}"
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 600) -> str:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(command)} failed:\n{(done.stdout + done.stderr)[-3000:]}"
+    return done.stdout
+
+
+def _answers(command: list[str], url: str, cwd: Path, env: dict[str, str], within: float = 60) -> str | None:
+    """Start ``command`` (a server) in ``cwd``, and stop it once ``url`` answers 200 or ``within`` seconds have
+    passed, or it has exited: None if it answered, else the end of its output."""
+    log = cwd / "output.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline, answered = time.monotonic() + within, False
+    try:
+        while not answered and time.monotonic() < deadline and process.poll() is None:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as answer:
+                    answered = answer.status == 200
+            except OSError:
+                time.sleep(0.2)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return None if answered else log.read_text(errors="replace")[-3000:]
+
+
+@pytest.mark.slow
+def test_the_build_stage_followed_without_docker_makes_a_compiled_server_that_starts(tmp_path: Path) -> None:
+    if load_script("build_engine").compiler() is None:
+        pytest.skip("no C compiler: the image's build stage installs one")
+    app, opt, wheels = tmp_path / "app", tmp_path / "opt", tmp_path / "wheels"
+    app.mkdir()
+    for sources, destination in build_stage_copies((REPO / "Dockerfile").read_text()):
+        for source in sources:
+            target = app / destination / Path(source).name if destination.endswith("/") else app / destination
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if (REPO / source).is_dir():
+                shutil.copytree(REPO / source, target, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(REPO / source, target)
+    # the image's `pip install .`, offline: a wheel of the copied sources installed without its dependencies into a
+    # virtualenv that finds them (and mypy) in this test run's own environment, after its own packages
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-index", "--no-build-isolation", "-w",
+          str(wheels), str(app)], cwd=tmp_path)
+    _run([sys.executable, "-m", "venv", "--without-pip", str(opt)], cwd=tmp_path)
+    python = opt / "bin" / "python"
+    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
+          *map(str, wheels.glob("*.whl"))], cwd=tmp_path)
+    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp_path)
+                .strip())
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    _run([str(python), "scripts/build_engine.py", "--require"], cwd=app)
+    shutil.copytree(app / ".engine-build", site / ".engine-build")
+    env = {**os.environ, "CARDROOM_ENGINE": "compiled", "CARDROOM_LOG": "WARNING"}
+    env.pop("PYTHONPATH", None)
+    outside = tmp_path / "elsewhere"  # no checkout in the working directory: only what the virtualenv holds
+    outside.mkdir()
+    where = _run([str(python), "-c", "import engine.registry, server; from engine import _compiled; "
+                                     "print(_compiled.active(), server.__file__)"], cwd=outside, env=env).split()
+    assert where[0] == "compiled" and where[1].startswith(str(site)), where
+    port, page = free_port(), free_port()
+    cardroom = str(opt / "bin" / "cardroom")
+    refused = _answers([cardroom, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
+                        str(tmp_path / "data")], f"http://127.0.0.1:{port}/health", outside, env)
+    assert refused is None, f"the server did not answer /health:\n{refused}"
+    refused = _answers([cardroom, "web", "--port", str(page), "--url", f"ws://127.0.0.1:{port}"],
+                       f"http://127.0.0.1:{page}/", outside, env)  # the compose file's ``web`` service
+    assert refused is None, f"the browsers' page did not answer:\n{refused}"
