@@ -5,12 +5,14 @@ import argparse
 import os
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "parser"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardroom", description="An authoritative online card-game server.")
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand and its options (the compose file's commands are checked
+    against it, tests/test_image.py)."""
+    cli = argparse.ArgumentParser(prog="cardroom", description="An authoritative online card-game server.")
+    sub = cli.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--host", default=os.environ.get("CARDROOM_HOST", "127.0.0.1"))
@@ -127,8 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     events.add_argument("--clock", default=None, metavar="MOVE,BANK,INCREMENT", help="create: the tables' clock")
     events.add_argument("--invite", action="append", default=None, metavar="NAME", help="create: invite-only, repeatable")
     events.add_argument("--rated", action="store_true", help="create: the tables are rated rooms")
+    return cli
 
-    args = parser.parse_args(argv)
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     if args.command == "event":
         import asyncio
         import time

@@ -5,7 +5,9 @@ virtualenv alone. The image once lacked ``bots/`` (``cardroom serve`` then stopp
 compile failed on a type the compiled build's check could not infer in the order an installed copy gave it."""
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from server.cli import parser
 from server.store.redis_process import free_port
 from tests.scripts import load_script
 
@@ -117,3 +120,24 @@ def test_the_build_stage_followed_without_docker_makes_a_compiled_server_that_st
     refused = _answers([cardroom, "web", "--port", str(page), "--url", f"ws://127.0.0.1:{port}"],
                        f"http://127.0.0.1:{page}/", outside, env)  # the compose file's ``web`` service
     assert refused is None, f"the browsers' page did not answer:\n{refused}"
+
+
+def _commands(text: str) -> list[list[str]]:
+    """The ``cardroom`` commands a compose file's ``command:`` lines or a Dockerfile's ``CMD`` give (JSON arrays)."""
+    found = [json.loads(array) for array in re.findall(r'^\s*(?:command:|CMD)\s*(\[.*\])\s*$', text, re.MULTILINE)]
+    return [command for command in found if command[:1] == ["cardroom"]]
+
+
+def test_the_compose_file_and_the_image_run_commands_and_settings_the_server_knows() -> None:
+    compose = (REPO / "docker-compose.yml").read_text()
+    commands = _commands(compose) + _commands((REPO / "Dockerfile").read_text())
+    assert len(commands) >= 5, commands  # three nodes and the page's service, and the image's own
+    cli = parser()
+    for command in commands:
+        try:
+            cli.parse_args(command[1:])
+        except SystemExit:
+            pytest.fail(f"cardroom refuses {command}")
+    sources = "".join(path.read_text() for package in installed_packages() for path in (REPO / package).rglob("*.py"))
+    unknown = sorted(name for name in set(re.findall(r"\bCARDROOM_[A-Z_]+\b", compose)) if f'"{name}"' not in sources)
+    assert not unknown, f"the compose file sets what nothing reads: {unknown}"
