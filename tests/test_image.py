@@ -2,7 +2,9 @@
 step without Docker (the same COPYs from this checkout, a non-editable install into a virtualenv of its own, the same
 build command run from the copied sources), it compiles the engine and makes a server that starts from that
 virtualenv alone. The image once lacked ``bots/`` (``cardroom serve`` then stopped at ``import bots``) and its
-compile failed on a type the compiled build's check could not infer in the order an installed copy gave it."""
+compile failed on a type the compiled build's check could not infer in the order an installed copy gave it. And the
+compose file's parts agree: its commands and settings are ones the server knows, and the proxy and Prometheus name
+every node it runs (Prometheus once scraped one of three)."""
 from __future__ import annotations
 
 import json
@@ -126,6 +128,28 @@ def _commands(text: str) -> list[list[str]]:
     """The ``cardroom`` commands a compose file's ``command:`` lines or a Dockerfile's ``CMD`` give (JSON arrays)."""
     found = [json.loads(array) for array in re.findall(r'^\s*(?:command:|CMD)\s*(\[.*\])\s*$', text, re.MULTILINE)]
     return [command for command in found if command[:1] == ["cardroom"]]
+
+
+def _services(compose: str) -> dict[str, list[str]]:
+    """Each compose service's ``cardroom`` command, by the service's name."""
+    services: dict[str, list[str]] = {}
+    for block in re.split(r"^  (?=[a-z0-9-]+:)", compose.split("\nservices:\n", 1)[1].split("\nnetworks:\n")[0],
+                          flags=re.MULTILINE)[1:]:
+        found = _commands(block)
+        if found:
+            services[block.split(":", 1)[0]] = found[0]
+    return services
+
+
+def test_the_proxy_and_prometheus_reach_every_node_the_compose_file_runs() -> None:
+    """HAProxy's servers are the nodes, each named by its ``--node-id`` (a connection naming a node is sent to the
+    server of that name, deploy/haproxy.cfg), and Prometheus scrapes each."""
+    nodes = {(command[command.index("--node-id") + 1], f"{name}:{command[command.index('--port') + 1]}")
+             for name, command in _services((REPO / "docker-compose.yml").read_text()).items() if command[1] == "serve"}
+    proxied = set(re.findall(r"^\s*server (\S+) (\S+)", (REPO / "deploy" / "haproxy.cfg").read_text(), re.MULTILINE))
+    scraped = set(re.findall(r'"([a-z0-9-]+:\d+)"', (REPO / "deploy" / "prometheus.yml").read_text()))
+    assert len(nodes) >= 3 and proxied == nodes, (nodes, proxied)
+    assert scraped == {address for _, address in nodes}, (nodes, scraped)
 
 
 def test_the_compose_file_and_the_image_run_commands_and_settings_the_server_knows() -> None:
