@@ -51,6 +51,7 @@ def test_the_build_stage_copies_every_package_it_installs() -> None:
 
 
 def _run(command: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 600) -> str:
+    """Run one step of the build; its output, or the test fails with the end of what it wrote."""
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"{' '.join(command)} failed:\n{(done.stdout + done.stderr)[-3000:]}"
     return done.stdout
@@ -130,26 +131,31 @@ def _commands(text: str) -> list[list[str]]:
     return [command for command in found if command[:1] == ["cardroom"]]
 
 
+def _blocks(compose: str) -> dict[str, str]:
+    """Each compose service's lines, by the service's name."""
+    services = compose.split("\nservices:\n", 1)[1].split("\nnetworks:\n")[0]
+    return {block.split(":", 1)[0]: block for block in re.split(r"^  (?=[a-z0-9-]+:)", services, flags=re.MULTILINE)[1:]}
+
+
 def _services(compose: str) -> dict[str, list[str]]:
     """Each compose service's ``cardroom`` command, by the service's name."""
-    services: dict[str, list[str]] = {}
-    for block in re.split(r"^  (?=[a-z0-9-]+:)", compose.split("\nservices:\n", 1)[1].split("\nnetworks:\n")[0],
-                          flags=re.MULTILINE)[1:]:
-        found = _commands(block)
-        if found:
-            services[block.split(":", 1)[0]] = found[0]
-    return services
+    return {name: found[0] for name, block in _blocks(compose).items() if (found := _commands(block))}
 
 
 def test_the_proxy_and_prometheus_reach_every_node_the_compose_file_runs() -> None:
     """HAProxy's servers are the nodes, each named by its ``--node-id`` (a connection naming a node is sent to the
-    server of that name, deploy/haproxy.cfg), and Prometheus scrapes each."""
+    server of that name, deploy/haproxy.cfg), Prometheus scrapes each, and the nodes trust the proxy's address (else
+    every player would count as the proxy's address against the per-address caps)."""
     nodes = {(command[command.index("--node-id") + 1], f"{name}:{command[command.index('--port') + 1]}")
              for name, command in _services((REPO / "docker-compose.yml").read_text()).items() if command[1] == "serve"}
     proxied = set(re.findall(r"^\s*server (\S+) (\S+)", (REPO / "deploy" / "haproxy.cfg").read_text(), re.MULTILINE))
     scraped = set(re.findall(r'"([a-z0-9-]+:\d+)"', (REPO / "deploy" / "prometheus.yml").read_text()))
     assert len(nodes) >= 3 and proxied == nodes, (nodes, proxied)
     assert scraped == {address for _, address in nodes}, (nodes, scraped)
+    blocks = _blocks((REPO / "docker-compose.yml").read_text())  # the nodes believe the proxy's PROXY headers
+    trusted = re.search(r"CARDROOM_TRUSTED_PROXIES: (\S+)", blocks["server"])
+    proxy = re.search(r"ipv4_address: (\S+)", blocks["proxy"])
+    assert trusted is not None and proxy is not None and trusted[1] == proxy[1], (trusted, proxy)
 
 
 def test_the_compose_file_and_the_image_run_commands_and_settings_the_server_knows() -> None:
