@@ -2,11 +2,15 @@
 step without Docker (the same COPYs from this checkout, a non-editable install into a virtualenv of its own, the same
 build command run from the copied sources), it compiles the engine and makes a server that starts from that
 virtualenv alone. The image once lacked ``bots/`` (``cardroom serve`` then stopped at ``import bots``) and its
-compile failed on a type the compiled build's check could not infer in the order an installed copy gave it. And the
+compile failed on a type the compiled build's check could not infer in the order an installed copy gave it. What the
+packages import at run time is installed with them (the image has no test extras). And the
 compose file's parts agree: its commands and settings are ones the server knows, and the proxy and Prometheus name
 every node it runs (Prometheus once scraped one of three)."""
 from __future__ import annotations
 
+import ast
+import contextlib
+import importlib.metadata
 import json
 import os
 import re
@@ -171,3 +175,53 @@ def test_the_compose_file_and_the_image_run_commands_and_settings_the_server_kno
     sources = "".join(path.read_text() for package in installed_packages() for path in (REPO / package).rglob("*.py"))
     unknown = sorted(name for name in set(re.findall(r"\bCARDROOM_[A-Z_]+\b", compose)) if f'"{name}"' not in sources)
     assert not unknown, f"the compose file sets what nothing reads: {unknown}"
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The top-level modules ``path`` imports when it runs (what ``if TYPE_CHECKING:`` imports left out)."""
+    tree = ast.parse(path.read_text())
+    checking = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+                for statement in block.body for node in ast.walk(statement)}
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in checking:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirements(distribution: str) -> set[str]:
+    """The distributions ``distribution`` requires, leaving out those only an extra asks for."""
+    return {_normal(re.split(r"[<>=!~;\[ (]", line, maxsplit=1)[0])
+            for line in importlib.metadata.requires(distribution) or () if "extra ==" not in line}
+
+
+def test_what_the_installed_packages_import_is_installed_with_them() -> None:
+    """The image installs pyproject's dependencies and theirs, not the test extras: a module the server imports from
+    a package only the tests bring would pass every test and stop the image (the slow test above runs with the test
+    environment's packages)."""
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    closure, todo = set(), [_normal(re.split(r"[<>=!~;\[ ]", line, maxsplit=1)[0]) for line in declared]
+    while todo:
+        name = todo.pop()
+        if name not in closure:
+            closure.add(name)
+            with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+                todo.extend(_requirements(name))
+    owners = importlib.metadata.packages_distributions()
+    ours = installed_packages()
+    missing = {}
+    for package in ours:
+        for path in (REPO / package).rglob("*.py"):
+            for module in _runtime_imports(path) - ours - set(sys.stdlib_module_names):
+                if not {_normal(owner) for owner in owners.get(module, [])} & closure:
+                    missing.setdefault(module, []).append(str(path.relative_to(REPO)))
+    assert not missing, f"imported at run time, not installed with the server: {missing}"
