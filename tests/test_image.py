@@ -141,22 +141,23 @@ def _blocks(compose: str) -> dict[str, str]:
     return {block.split(":", 1)[0]: block for block in re.split(r"^  (?=[a-z0-9-]+:)", services, flags=re.MULTILINE)[1:]}
 
 
-def _services(compose: str) -> dict[str, list[str]]:
-    """Each compose service's ``cardroom`` command, by the service's name."""
-    return {name: found[0] for name, block in _blocks(compose).items() if (found := _commands(block))}
+def _services(blocks: dict[str, str]) -> dict[str, list[str]]:
+    """Each compose service's ``cardroom`` command, by the service's name (``blocks``: :func:`_blocks`'s)."""
+    return {name: found[0] for name, block in blocks.items() if (found := _commands(block))}
 
 
 def test_the_proxy_and_prometheus_reach_every_node_the_compose_file_runs() -> None:
     """HAProxy's servers are the nodes, each named by its ``--node-id`` (a connection naming a node is sent to the
     server of that name, deploy/haproxy.cfg), Prometheus scrapes each, and the nodes trust the proxy's address (else
     every player would count as the proxy's address against the per-address caps)."""
+    blocks = _blocks((REPO / "docker-compose.yml").read_text())
     nodes = {(command[command.index("--node-id") + 1], f"{name}:{command[command.index('--port') + 1]}")
-             for name, command in _services((REPO / "docker-compose.yml").read_text()).items() if command[1] == "serve"}
+             for name, command in _services(blocks).items() if command[1] == "serve"}
     proxied = set(re.findall(r"^\s*server (\S+) (\S+)", (REPO / "deploy" / "haproxy.cfg").read_text(), re.MULTILINE))
     scraped = set(re.findall(r'"([a-z0-9-]+:\d+)"', (REPO / "deploy" / "prometheus.yml").read_text()))
     assert len(nodes) >= 3 and proxied == nodes, (nodes, proxied)
     assert scraped == {address for _, address in nodes}, (nodes, scraped)
-    blocks = _blocks((REPO / "docker-compose.yml").read_text())  # the nodes believe the proxy's PROXY headers
+    # the nodes believe the proxy's PROXY headers
     trusted = re.search(r"CARDROOM_TRUSTED_PROXIES: (\S+)", blocks["server"])
     proxy = re.search(r"ipv4_address: (\S+)", blocks["proxy"])
     assert trusted is not None and proxy is not None and trusted[1] == proxy[1], (trusted, proxy)
@@ -195,13 +196,18 @@ def _runtime_imports(path: Path) -> set[str]:
 
 
 def _normal(name: str) -> str:
+    """A distribution's name as pip compares them (PEP 503)."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _named(requirement: str) -> str:
+    """The distribution a requirement line names (``redis>=5; python_version...`` -> ``redis``)."""
+    return _normal(re.split(r"[<>=!~;\[ (]", requirement, maxsplit=1)[0])
 
 
 def _requirements(distribution: str) -> set[str]:
     """The distributions ``distribution`` requires, leaving out those only an extra asks for."""
-    return {_normal(re.split(r"[<>=!~;\[ (]", line, maxsplit=1)[0])
-            for line in importlib.metadata.requires(distribution) or () if "extra ==" not in line}
+    return {_named(line) for line in importlib.metadata.requires(distribution) or () if "extra ==" not in line}
 
 
 def test_what_the_installed_packages_import_is_installed_with_them() -> None:
@@ -209,7 +215,7 @@ def test_what_the_installed_packages_import_is_installed_with_them() -> None:
     a package only the tests bring would pass every test and stop the image (the slow test above runs with the test
     environment's packages)."""
     declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
-    closure, todo = set(), [_normal(re.split(r"[<>=!~;\[ ]", line, maxsplit=1)[0]) for line in declared]
+    closure, todo = set(), [_named(line) for line in declared]
     while todo:
         name = todo.pop()
         if name not in closure:
