@@ -61,6 +61,7 @@ import engine.registry
 assert _compiled.active() == "compiled", _compiled.active()
 import engine.rng
 assert engine.rng.__file__.endswith(_compiled.abi()), engine.rng.__file__
+assert engine.rng._NATIVE, "64-bit arithmetic does not wrap in the build (its C flags lack -fwrapv)"
 import protocol.delta
 assert protocol.delta.__file__.endswith(_compiled.abi()), protocol.delta.__file__
 assert protocol.delta._NATIVE is not None
@@ -69,8 +70,8 @@ assert protocol.packing._NATIVE is not None
 import server.rooms.room
 assert server.rooms.room.__file__.endswith(_compiled.abi()), server.rooms.room.__file__
 """
-"""Run in a fresh interpreter against the new build: every game imports, and compiled, and so do the view deltas (made
-in C) and the room, and the frames' packer in C loads."""
+"""Run in a fresh interpreter against the new build: every game imports, and compiled, its RNG drawing in machine
+arithmetic, and so do the view deltas (made in C) and the room, and the frames' packer in C loads."""
 
 
 TRAINING = (("bench.room", "--matches", "120"), ("bench.random_play", "--matches", "100"))
@@ -109,16 +110,25 @@ def trainable(root: Path) -> bool:
     return all((root / Path(*module.split("."))).with_suffix(".py").is_file() for module, *_ in TRAINING)
 
 
+def compile_env(flags: str = "") -> dict[str, str]:
+    """The environment of a compile with ``flags`` added to the C compiler's and the linker's. The interpreter's own
+    C flags are written out first: setuptools 75.7 and later let ``CFLAGS`` replace them, where older ones added it
+    to them, and the compiled modules need theirs (``-fwrapv``: the RNG's 64-bit draws wrap; ``-DNDEBUG``)."""
+    env = dict(os.environ)
+    if flags:
+        python = sysconfig.get_config_var("CFLAGS") or ""
+        env["CFLAGS"] = " ".join(part for part in (python, env.get("CFLAGS", ""), flags) if part)
+        env["LDFLAGS"] = f"{env.get('LDFLAGS', '')} {flags}".strip()
+    return env
+
+
 def compile_into(work: Path, group: str, paths: list[str], native_sources: dict[str, str], root: Path,
                  flags: str = "") -> subprocess.CompletedProcess[str]:
     """One compile of ``paths`` into ``work`` (``lib`` and ``obj`` made anew), with ``flags`` added to the C
     compiler's and the linker's."""
     for part in ("lib", "obj"):
         shutil.rmtree(work / part, ignore_errors=True)
-    env = dict(os.environ)
-    if flags:
-        env["CFLAGS"] = f"{env.get('CFLAGS', '')} {flags}".strip()
-        env["LDFLAGS"] = f"{env.get('LDFLAGS', '')} {flags}".strip()
+    env = compile_env(flags)
     native = ",".join(f"{name}={source}" for name, source in native_sources.items())
     return subprocess.run([sys.executable, "-c", CHILD, str(work), group, native, *paths], cwd=root, env=env,
                           capture_output=True, text=True)
@@ -224,7 +234,7 @@ def build(args: argparse.Namespace) -> int:
         if checked.returncode != 0:
             print("\n".join(checked.stderr.strip().splitlines()[-15:]), file=sys.stderr)
             shutil.rmtree(out)
-            return give_up(args, "the compiled build does not import (its error above); it was removed")
+            return give_up(args, "the compiled build failed its check (its error above); it was removed")
         say(args.quiet, f"compiled into {out} in {time.monotonic() - started:.0f} s")
         return 0
     finally:

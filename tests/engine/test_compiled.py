@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,25 @@ def test_this_process_runs_the_build_it_was_asked_for() -> None:
         assert str(engine.creature_wars.resolution.__file__).endswith(_compiled.abi())
     else:
         assert _compiled.active() == "pure" and str(engine.rng.__file__).endswith(".py")
+
+
+def test_a_compile_with_flags_keeps_the_interpreters_own() -> None:
+    """The profile-guided compiles add their flags to the interpreter's C flags, which setuptools 75.7 and later drop
+    when ``CFLAGS`` is set: without ``-fwrapv`` the compiler took the RNG's wrapping check for false."""
+    script = load_script("build_engine")
+    python = sysconfig.get_config_var("CFLAGS")
+    env = script.compile_env("-fprofile-use=/nowhere")
+    assert env["CFLAGS"].startswith(python) and env["CFLAGS"].endswith("-fprofile-use=/nowhere")
+    assert env["LDFLAGS"].endswith("-fprofile-use=/nowhere")
+    assert "CFLAGS" not in script.compile_env() or script.compile_env()["CFLAGS"] == os.environ["CFLAGS"]
+
+
+def test_the_compiled_rng_draws_in_machine_arithmetic() -> None:
+    """Compiled, the RNG's draws wrap as 64-bit integers do in C built as Python's extensions are (``-fwrapv``), and
+    it uses them; interpreted, it never does."""
+    import engine.rng
+
+    assert engine.rng._NATIVE == (_compiled.active() == "compiled")
 
 
 def test_the_build_is_profile_guided_only_with_gcc_and_its_workload_at_hand(tmp_path: Path) -> None:
