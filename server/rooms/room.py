@@ -523,10 +523,14 @@ class Room:
 
     def send_view(self, conn: Peer, seat: Seat | None, events: list[dict[str, Any]], re: int | None = None,
                   recent: list[dict[str, Any]] | None = None, whole: bool = False,
-                  live: dict[str, Any] | None = None, packer: Shared | None = None) -> None:
-        """Send ``conn`` the seat's view frame: a delta if it asked for them and holds a base, unless ``whole``."""
-        conn.send(self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live,
-                                  packer))
+                  live: dict[str, Any] | None = None, packer: Shared | None = None, after: bytes | None = None) -> None:
+        """Send ``conn`` the seat's view frame: a delta if it asked for them and holds a base, unless ``whole``;
+        ``after``, a frame that follows it in the same write (the match's result)."""
+        frame = self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live, packer)
+        if after is None:
+            conn.send(frame)
+        else:
+            conn.send_all([conn], frame, after)
         self.sent(conn, seat)
 
     def send_entry(self, conn: Peer, seat: Seat | None, re: int) -> None:
@@ -877,7 +881,7 @@ class Room:
             if told is None:
                 told = redacted[seat] = redact_all(evs, seat)
             if conn is decider and (decider_seat is None or seat == decider_seat):
-                self.send_view(conn, seat, told, re, live=live, packer=packer)
+                self.send_view(conn, seat, told, re, live=live, packer=packer, after=over)
                 answered = True
             elif not conn.deltas:  # whole views (a thousand spectators, say): one frame per seat, sent below
                 whole.setdefault((seat, type(conn)), []).append(conn)
@@ -889,10 +893,11 @@ class Room:
                 made = frames.get(key)
                 if made is None or made[0] is not held:
                     made = frames[key] = held, self.view_frame(seat, told, None, None, base, live, packer)
-                conn.send(made[1])
+                if over is None:
+                    conn.send(made[1])
+                else:  # the last view and the result in one write
+                    conn.send_all([conn], made[1], over)
                 self.sent(conn, seat)
-            if over is not None:
-                conn.send(over)
         made_whole: dict[Seat | None, bytes] = {}
         for (seat, kind), conns in whole.items():  # nothing kept for them
             frame = made_whole.get(seat)
@@ -900,9 +905,8 @@ class Room:
                 frame = made_whole[seat] = self.view_frame(seat, redacted[seat], None, None, None, live, packer)
             kind.send_all(conns, frame, over)
         if decider is not None and decider_seat is not None and not answered:
-            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live, packer=packer)
-            if over is not None:
-                decider.send(over)
+            self.send_view(decider, decider_seat, redact_all(evs, decider_seat), re, live=live, packer=packer,
+                           after=over)
         packer.close()  # (on an error before it, the packer lets go of the parts when it is dropped)
         self.patches.clear()
         for event in evs:  # what each was told is encoded: kept with the history, it would only add to the heap

@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.frames import Frame, Opcode
 
+from bench.room import Keeps, Watcher
 from client import Client
+from engine import registry
+from protocol.codec import decode_any
 from server.edge import connection
 from server.edge.connection import Connection, wire
+from server.rooms.peer import Peer
+from server.rooms.room import Room
+from server.rooms.tokens import hash_token
+from server.store.store import RoomRecord
 
 direct = connection._direct
 
@@ -103,3 +111,48 @@ async def test_a_frame_and_the_one_after_it_go_to_each_socket_in_one_write(monke
         assert writes == [wire(b"last view") + wire(b"result")], "one write to the free socket"
         assert [await asyncio.wait_for(first.recv(), 5) for _ in range(3)] == [b"queued before", b"last view", b"result"]
         assert [await asyncio.wait_for(second.recv(), 5) for _ in range(2)] == [b"last view", b"result"]
+
+
+class _Writes(Watcher):
+    """A seat's connection that notes what reaches it in each write: one frame, or a frame and the one after it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[list[bytes]] = []
+
+    def send(self, frame: bytes) -> None:
+        self.writes.append([frame])
+
+    @classmethod
+    def send_all(cls, peers: list[Peer], frame: bytes, after: bytes | None = None) -> None:
+        for peer in cast(list[_Writes], peers):
+            peer.writes.append([frame] if after is None else [frame, after])
+
+
+async def test_a_players_last_view_and_the_result_go_in_one_write() -> None:
+    """The decision that ends a match: each player's last view and ``match_over`` follow one another in one write
+    (the decider's reply and the other's push alike), not a write each."""
+    game = registry.get("creature_wars")
+    assert game is not None
+    state = game.setup({}, 5)
+    record = RoomRecord(room="ends", game=game.name, options={}, seed=5, commitment="", created=0.0,
+                        version=game.version(state), state=game.dump(state),
+                        seats=(hash_token("seat 0"), hash_token("seat 1")))
+    room = Room(record, game, state, Keeps())  # type: ignore[arg-type]  # a store that keeps nothing
+    players = [_Writes(), _Writes()]
+    for seat, player in enumerate(players):
+        room.watch(player, seat)
+        room.send_entry(player, seat, 0)
+    rng = random.Random(5)
+    for n in range(1000):
+        if game.outcome(room.state) is not None:
+            break
+        seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
+        await room.decide(players[seat], f"seat {seat}", room.version, dict(decision), n)
+    if room.timer is not None:
+        room.timer.cancel()
+    assert game.outcome(room.state) is not None
+    for player in players:
+        *_, last = player.writes
+        assert [decode_any(frame)["t"] for frame in last] == ["view", "match_over"]
+        assert all(len(write) == 1 for write in player.writes[:-1])
