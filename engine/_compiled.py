@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["BESIDE", "BUILD", "GROUP", "MODULES", "NATIVE", "PACKAGE", "STAMP", "active", "install", "sources_digest", "stale"]
+__all__ = ["BESIDE", "BUILD", "FORMAT", "GROUP", "MODULES", "NATIVE", "PACKAGE", "STAMP", "active", "install",
+           "sources_digest", "stale"]
 
 MODULES = (
     "engine.interface",
@@ -72,6 +73,9 @@ GROUP = "cardroom_engine"
 PACKAGE = Path(__file__).resolve().parent
 BUILD = Path(os.environ.get("CARDROOM_ENGINE_BUILD") or PACKAGE.parent / ".engine-build")
 STAMP = "stamp.json"
+FORMAT = 2
+"""The build script's own version, in the stamp: a build made by another is not used (2: compiled with the
+interpreter's C flags, which setuptools 75.7 and later dropped from the profile-guided compiles)."""
 MODES = ("auto", "compiled", "pure")
 
 _active = "pure"
@@ -122,6 +126,8 @@ def stale(build: Path = BUILD, package: Path = PACKAGE) -> str | None:
         return f"its stamp is unreadable ({exc})"
     if stamp.get("abi") != abi():
         return f"it was built for {stamp.get('abi')}, not {abi()}"
+    if stamp.get("format") != FORMAT:
+        return "it was made by another version of the build script (scripts/build-engine rebuilds it)"
     if stamp.get("modules") != list(MODULES) or stamp.get("native") != list(NATIVE):
         return "it holds other modules than the ones compiled now"
     missing = [str(path) for path in built_files(build).values() if not path.is_file()]

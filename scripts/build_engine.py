@@ -196,8 +196,8 @@ def build(args: argparse.Namespace) -> int:
         pgo = not args.no_pgo and gcc(cc) and trainable(root)
         mypy_version = subprocess.run([sys.executable, "-c", "import mypy.version; print(mypy.version.__version__)"],
                                       capture_output=True, text=True).stdout.strip()
-        stamp = {"sources": before, "abi": compiled.abi(), "modules": list(modules), "native": list(compiled.NATIVE),
-                 "mypy": mypy_version}
+        stamp = {"sources": before, "format": compiled.FORMAT, "abi": compiled.abi(), "modules": list(modules),
+                 "native": list(compiled.NATIVE), "mypy": mypy_version}
         made = compile_into(work, compiled.GROUP, paths, compiled.NATIVE, root,
                             f"-fprofile-generate={profile} -fprofile-update=atomic" if pgo else "")
         if made.returncode == 0 and pgo:

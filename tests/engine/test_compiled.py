@@ -41,8 +41,8 @@ def fake_build(root: Path) -> None:
     for path in _compiled.built_files(build).values():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"")
-    stamp = {"sources": _compiled.sources_digest(root / "engine"), "abi": _compiled.abi(),
-             "modules": list(_compiled.MODULES), "native": list(_compiled.NATIVE)}
+    stamp = {"sources": _compiled.sources_digest(root / "engine"), "format": _compiled.FORMAT,
+             "abi": _compiled.abi(), "modules": list(_compiled.MODULES), "native": list(_compiled.NATIVE)}
     (build / _compiled.STAMP).write_text(json.dumps(stamp))
 
 
@@ -71,6 +71,9 @@ def test_a_build_is_fit_only_for_the_sources_it_was_made_from(tmp_path: Path) ->
     stamp = root / ".engine-build" / _compiled.STAMP
     stamp.write_text(json.dumps({**json.loads(stamp.read_text()), "abi": ".cpython-39-x.so"}))
     assert "built for .cpython-39-x.so" in str(_compiled.stale(root / ".engine-build", root / "engine"))
+    fake_build(root)
+    stamp.write_text(json.dumps({**json.loads(stamp.read_text()), "format": _compiled.FORMAT - 1}))
+    assert "another version of the build script" in str(_compiled.stale(root / ".engine-build", root / "engine"))
     fake_build(root)
     next(iter(_compiled.built_files(root / ".engine-build").values())).unlink()
     assert "missing" in str(_compiled.stale(root / ".engine-build", root / "engine"))
