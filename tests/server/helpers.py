@@ -12,7 +12,10 @@ from engine.creature_wars.state import State
 from engine.interface import Event, redact_all
 from protocol import decode_any
 from protocol.delta import apply
-from server.store.store import Store
+from server.rooms.peer import Peer
+from server.rooms.room import Room
+from server.rooms.tokens import hash_token
+from server.store.store import RoomRecord, Store
 
 LOST_AT_DEAL = 7
 """A Fairy Tableau seed whose deal is lost before any decision (about one deal in 80 is)."""
@@ -212,3 +215,27 @@ async def play_out(client: Client, seat: Seat, seed: int, bound: int = 600) -> d
         safe = [d for d in view["legal"] if not d.get("loses")] or view["legal"]
         await client.decide(seat, rng.choice(safe))
     raise AssertionError("the game did not end within the bound")
+
+
+def watched_room(seed: int, peers: list[Peer], store: Any) -> Room:
+    """A Creature Wars room dealt from ``seed`` in memory, on ``store`` (bench.room's ``Keeps``: one that keeps
+    nothing), each of ``peers`` watching its seat with its whole view sent: a room's frames without sockets or Redis."""
+    state = GAME.setup({}, seed)
+    record = RoomRecord(room=f"room{seed}", game=GAME.name, options={}, seed=seed, commitment="", created=0.0,
+                        version=GAME.version(state), state=GAME.dump(state),
+                        seats=(hash_token("seat 0"), hash_token("seat 1")))
+    room = Room(record, GAME, state, store)
+    for seat, peer in enumerate(peers):
+        room.watch(peer, seat)
+        room.send_entry(peer, seat, 0)
+    return room
+
+
+async def decide_at_random(room: Room, peers: list[Peer], rng: random.Random, n: int) -> bool:
+    """One random legal decision of either seat of a :func:`watched_room`, made by its peer (request id ``n``);
+    False, and none made, once the match is over."""
+    if GAME.outcome(room.state) is not None:
+        return False
+    seat, decision = rng.choice([(s, d) for s in (0, 1) for d in GAME.legal(room.state, s)])
+    await room.decide(peers[seat], f"seat {seat}", room.version, dict(decision), n)
+    return True

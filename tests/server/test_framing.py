@@ -16,14 +16,12 @@ from websockets.frames import Frame, Opcode
 
 from bench.room import Keeps, Watcher
 from client import Client
-from engine import registry
+from engine.creature_wars import GAME
 from protocol.codec import decode_any
 from server.edge import connection
 from server.edge.connection import Connection, wire
 from server.rooms.peer import Peer
-from server.rooms.room import Room
-from server.rooms.tokens import hash_token
-from server.store.store import RoomRecord
+from tests.server.helpers import decide_at_random, watched_room
 
 direct = connection._direct
 
@@ -132,26 +130,15 @@ class _Writes(Watcher):
 async def test_a_players_last_view_and_the_result_go_in_one_write() -> None:
     """The decision that ends a match: each player's last view and ``match_over`` follow one another in one write
     (the decider's reply and the other's push alike), not a write each."""
-    game = registry.get("creature_wars")
-    assert game is not None
-    state = game.setup({}, 5)
-    record = RoomRecord(room="ends", game=game.name, options={}, seed=5, commitment="", created=0.0,
-                        version=game.version(state), state=game.dump(state),
-                        seats=(hash_token("seat 0"), hash_token("seat 1")))
-    room = Room(record, game, state, Keeps())  # type: ignore[arg-type]  # a store that keeps nothing
     players = [_Writes(), _Writes()]
-    for seat, player in enumerate(players):
-        room.watch(player, seat)
-        room.send_entry(player, seat, 0)
+    room = watched_room(5, list(players), Keeps())
     rng = random.Random(5)
     for n in range(1000):
-        if game.outcome(room.state) is not None:
+        if not await decide_at_random(room, list(players), rng, n):
             break
-        seat, decision = rng.choice([(s, d) for s in (0, 1) for d in game.legal(room.state, s)])
-        await room.decide(players[seat], f"seat {seat}", room.version, dict(decision), n)
     if room.timer is not None:
         room.timer.cancel()
-    assert game.outcome(room.state) is not None
+    assert GAME.outcome(room.state) is not None
     for player in players:
         *_, last = player.writes
         assert [decode_any(frame)["t"] for frame in last] == ["view", "match_over"]
