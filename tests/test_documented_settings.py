@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.test_image import installed_packages
+
 ROOT = Path(__file__).resolve().parents[1]
-READERS = ("engine", "protocol", "server", "client", "bots", "scripts")
-"""Where the settings are read: the packages pyproject installs and the README's scripts."""
 NAME = re.compile(rb"CARDROOM_[A-Z][A-Z0-9_]*")
 
 
@@ -16,7 +16,7 @@ def _named_in(paths: list[Path]) -> set[str]:
 
 
 def test_every_setting_the_code_reads_is_documented() -> None:
-    read = _named_in([path for folder in READERS for path in (ROOT / folder).rglob("*")
+    read = _named_in([path for folder in (*sorted(installed_packages()), "scripts") for path in (ROOT / folder).rglob("*")
                       if path.is_file() and path.suffix in ("", ".py", ".sh") and "__pycache__" not in path.parts])
     documented = _named_in([ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))])
     assert len(read) > 20, sorted(read)  # the scan found the settings (a moved folder would find none)

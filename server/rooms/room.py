@@ -526,11 +526,8 @@ class Room:
                   live: dict[str, Any] | None = None, packer: Shared | None = None, after: bytes | None = None) -> None:
         """Send ``conn`` the seat's view frame: a delta if it asked for them and holds a base, unless ``whole``;
         ``after``, a frame that follows it in the same write (the match's result)."""
-        frame = self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live, packer)
-        if after is None:
-            conn.send(frame)
-        else:
-            conn.send_all([conn], frame, after)
+        _send(conn, self.view_frame(seat, events, re, recent, None if whole else self.base_of(conn, seat), live, packer),
+              after)
         self.sent(conn, seat)
 
     def send_entry(self, conn: Peer, seat: Seat | None, re: int) -> None:
@@ -893,10 +890,7 @@ class Room:
                 made = frames.get(key)
                 if made is None or made[0] is not held:
                     made = frames[key] = held, self.view_frame(seat, told, None, None, base, live, packer)
-                if over is None:
-                    conn.send(made[1])
-                else:  # the last view and the result in one write
-                    conn.send_all([conn], made[1], over)
+                _send(conn, made[1], over)
                 self.sent(conn, seat)
         made_whole: dict[Seat | None, bytes] = {}
         for (seat, kind), conns in whole.items():  # nothing kept for them
@@ -911,3 +905,11 @@ class Room:
         self.patches.clear()
         for event in evs:  # what each was told is encoded: kept with the history, it would only add to the heap
             event.told = None
+
+
+def _send(conn: Peer, frame: bytes, after: bytes | None) -> None:
+    """Send ``conn`` a frame and (``after``: the match's result after its last view) the one after it, in one write."""
+    if after is None:
+        conn.send(frame)
+    else:
+        conn.send_all([conn], frame, after)
